@@ -1,0 +1,57 @@
+//===- CostModel.h - Roofline cost of ops -----------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares CostModel: the modelled time of one op on a device,
+// max(flops / peak, bytes / bandwidth) + launch latency, from the op's
+// CostOpInterface, or from a measured `memsched.cost` attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_COSTMODEL_H
+#define MEMSCHED_ANALYSIS_COSTMODEL_H
+
+#include "memsched/Analysis/DeviceSpec.h"
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::memsched {
+
+/// What the cost model knows about one op.
+struct OpCost {
+  /// Arithmetic operations.
+  int64_t flops = 0;
+  /// Bytes read plus bytes written.
+  int64_t bytesMoved = 0;
+  /// Scratch bytes live while the op runs.
+  int64_t workspaceBytes = 0;
+  /// Modelled (or measured) run time in seconds.
+  double seconds = 0;
+  /// The time comes from a `memsched.cost` attribute.
+  bool isMeasured = false;
+  /// The op has no cost interface; the figures are a conservative estimate.
+  bool isEstimate = false;
+};
+
+/// Computes op costs for one device.
+class CostModel {
+public:
+  explicit CostModel(DeviceSpec device) : device(std::move(device)) {}
+
+  /// Returns the cost of `op`. Ops without a cost interface are estimated as
+  /// one operation per result element plus all operand and result bytes, and
+  /// flagged with `isEstimate`.
+  OpCost getCost(Operation *op) const;
+
+  /// Returns the device this model times ops for.
+  const DeviceSpec &getDevice() const { return device; }
+
+private:
+  DeviceSpec device;
+};
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_ANALYSIS_COSTMODEL_H

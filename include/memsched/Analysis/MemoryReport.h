@@ -1,0 +1,72 @@
+//===- MemoryReport.h - Per-function memory and time figures ----*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the figures every memsched report shows for a function
+// (resident, peak, lower bound, modelled time, ...) and their text, JSON and
+// Chrome-trace renderings. Field names are a contract: later passes add
+// fields, never rename these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_MEMORYREPORT_H
+#define MEMSCHED_ANALYSIS_MEMORYREPORT_H
+
+#include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/TimeModel.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::memsched {
+
+/// The memory and time figures of one function in its current op order.
+struct FunctionReport {
+  /// Symbol name of the function.
+  std::string name;
+  /// Whether the figures below exist (Built) or why not.
+  TensorGraphStatus status = TensorGraphStatus::Failed;
+  std::string skippedReason;
+  /// Number of ops scheduled (the terminator excluded).
+  int64_t ops = 0;
+  int64_t residentBytes = 0;
+  int64_t peakTransientBytes = 0;
+  int64_t peakBytes = 0;
+  int64_t lowerBoundBytes = 0;
+  int64_t maxLiveBytes = 0;
+  double modeledTimeSeconds = 0;
+  std::string device;
+  /// Live transient bytes per step and buffer lifetimes.
+  scheduling::MemoryProfile profile;
+  /// Start and end of each op on the compute stream.
+  scheduling::Timeline timeline;
+  /// Op names per step, for traces.
+  std::vector<std::string> stepNames;
+};
+
+/// Builds the graph of `func` and computes its figures in program order.
+/// Diagnostics from the graph builder are emitted on the IR.
+FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
+
+/// Returns the JSON object of one function, with the contract's field names.
+llvm::json::Object toJSON(const FunctionReport &report);
+
+/// Returns `{"functions": [...]}` for a list of reports.
+llvm::json::Value toJSON(ArrayRef<FunctionReport> reports);
+
+/// Prints the human-readable table of a list of reports.
+void printTextReport(ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);
+
+/// Writes a Chrome trace (Trace Event Format, loads in Perfetto): one process
+/// per function with a compute track of op slices and a memory counter.
+void writeChromeTrace(ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);
+
+/// Formats a byte count with a binary unit, e.g. "1.50 MiB".
+std::string formatBytes(int64_t bytes);
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_ANALYSIS_MEMORYREPORT_H

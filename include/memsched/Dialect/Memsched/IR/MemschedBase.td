@@ -1,0 +1,46 @@
+//===- MemschedBase.td - memsched dialect definition -------*- tablegen -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file defines the memsched dialect and the base class of its ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDBASE_TD
+#define MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDBASE_TD
+
+include "mlir/IR/OpBase.td"
+
+def Memsched_Dialect : Dialect {
+  let name = "memsched";
+  let cppNamespace = "::mlir::memsched";
+  let summary = "Memory-aware scheduling of tensor programs";
+  let description = [{
+    The memsched dialect holds the ops and attributes that memsched's passes use
+    to make tensor programs fit in device memory: cost annotations read by the
+    cost model, and (in later passes) swap and recompute markers.
+
+    Discardable attributes verified by the dialect:
+
+    * `memsched.cost` — a non-negative floating-point number of seconds. It
+      replaces the modelled time of the op it is attached to, for example with
+      a time measured by a profiler:
+
+      ```mlir
+      %0 = linalg.matmul {memsched.cost = 1.25e-3 : f64}
+             ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>)
+             outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+      ```
+    * `memsched.workspace` — a non-negative integer number of bytes of scratch
+      memory the op needs while it runs (for example a convolution algorithm's
+      workspace). It replaces the workspace given by the cost interface.
+  }];
+  let hasOperationAttrVerify = 1;
+}
+
+class Memsched_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Memsched_Dialect, mnemonic, traits>;
+
+#endif // MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDBASE_TD

@@ -1,0 +1,28 @@
+//===- MemschedDialect.h - memsched dialect ---------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the memsched dialect and the names of the discardable
+// attributes it verifies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDDIALECT_H
+#define MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "memsched/Dialect/Memsched/IR/MemschedOpsDialect.h.inc"
+
+namespace mlir::memsched {
+
+/// Name of the attribute holding a measured op time in seconds.
+inline constexpr llvm::StringLiteral kCostAttrName = "memsched.cost";
+/// Name of the attribute holding an op's workspace in bytes.
+inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDDIALECT_H

@@ -1,0 +1,38 @@
+//===- Pipelines.h - memsched pass pipelines --------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the pipelines users type: lowering to executable CPU
+// code (how tests prove a transformation changes no result), and later the
+// GPU lowering and the budget-driven optimize pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_PIPELINES_PIPELINES_H
+#define MEMSCHED_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::memsched {
+
+/// Options of `memsched-to-cpu-pipeline`.
+struct ToCPUPipelineOptions : public PassPipelineOptions<ToCPUPipelineOptions> {
+  PassOptions::Option<bool> deallocate{
+      *this, "deallocate",
+      llvm::cl::desc("Insert deallocations after bufferization"),
+      llvm::cl::init(true)};
+};
+
+/// Builds `memsched-to-cpu-pipeline`: linalg on tensors to LLVM dialect that
+/// `mlir-runner` executes with the runner utility libraries.
+void buildToCPUPipeline(OpPassManager &pm, const ToCPUPipelineOptions &options);
+
+/// Registers every memsched pipeline with the global pass registry.
+void registerMemschedPipelines();
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_PIPELINES_PIPELINES_H

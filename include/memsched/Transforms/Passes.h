@@ -1,0 +1,29 @@
+//===- Passes.h - memsched passes -------------------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_TRANSFORMS_PASSES_H
+#define MEMSCHED_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::memsched {
+
+#define GEN_PASS_DECL
+#include "memsched/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "memsched/Transforms/Passes.h.inc"
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_TRANSFORMS_PASSES_H

@@ -1,0 +1,81 @@
+//===- Passes.td - memsched passes -------------------------*- tablegen -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares every memsched pass. Registration and the pass base
+// classes are generated; nothing here is registered by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_TRANSFORMS_PASSES_TD
+#define MEMSCHED_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MemschedReportPass : Pass<"memsched-report", "mlir::ModuleOp"> {
+  let summary = "Report the memory and time figures of every function";
+  let description = [{
+    Builds the tensor graph of every function with a body, simulates it in
+    its current op order, and writes a report: a text table or JSON
+    (`format=text|json`) to a file or standard output (`output=<file>|-`), and
+    optionally a Chrome trace (`trace=<file>`, loads in Perfetto and
+    chrome://tracing) with one slice per op on a compute track and a memory
+    counter track. The IR is not changed.
+
+    JSON contract, one entry per function:
+
+    ```json
+    {"functions": [{"name": "f", "ops": 12, "resident_bytes": 1024,
+                    "peak_transient_bytes": 4096, "peak_bytes": 5120,
+                    "lower_bound_bytes": 3072, "max_live_bytes": 4096,
+                    "modeled_time_s": 1.2e-05, "device": "h100"} ] }
+    ```
+
+    A function outside the memory model (dynamic shapes) appears as
+    `{"name": ..., "skipped": "<reason>"}`.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", "\"text\"",
+           "Report format: text or json">,
+    Option<"output", "output", "std::string", "\"-\"",
+           "File to write the report to, or - for standard output">,
+    Option<"trace", "trace", "std::string", "\"\"",
+           "File to write a Chrome trace to (none when empty)">,
+    Option<"device", "device", "std::string", "\"h100\"",
+           "Device preset (h100, h200, a100-80gb, cpu) or a .json device file">,
+  ];
+}
+
+def MemschedExecHarnessPass : Pass<"memsched-exec-harness", "mlir::ModuleOp"> {
+  let summary = "Add a main function that runs a function on fixed inputs";
+  let description = [{
+    Adds `func.func @memsched_main()` that builds deterministic inputs for
+    every argument of the function named by `func=`, calls it, and prints
+    every result element's bit pattern (floats are bitcast to integers of the
+    same width), so that two programs can be compared bit for bit after
+    `memsched-to-cpu-pipeline` and `mlir-runner -e memsched_main`.
+
+    Element `k` (row-major linear index) of argument `i` is
+    `((26k + 31i + seed) mod 127 - 63) / 128` for floating-point types (exact
+    in every float type), and
+    `(3k + i + seed) mod int-modulus` for integer and index types (`k mod 2`
+    for i1). Output is one header line per result,
+    `memsched-result <n> <type>`, then one line per element.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+    "mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"train_step\"",
+           "Name of the function to run">,
+    Option<"seed", "seed", "int64_t", "0", "Offset added to every input">,
+    Option<"intModulus", "int-modulus", "int64_t", "10",
+           "Integer inputs are taken modulo this value">,
+  ];
+}
+
+#endif // MEMSCHED_TRANSFORMS_PASSES_TD

@@ -1,0 +1,175 @@
+//===- MemoryReport.cpp - Per-function memory and time figures --*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Analysis/MemoryReport.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+using namespace mlir::memsched::scheduling;
+
+std::string mlir::memsched::formatBytes(int64_t bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (std::abs(value) >= 1024.0 && unit + 1 < std::size(units)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (unit == 0)
+    os << bytes << " B";
+  else
+    os << llvm::format("%.2f %s", value, units[unit]);
+  return text;
+}
+
+FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
+                                               const CostModel &costModel) {
+  FunctionReport report;
+  report.name = func.getSymName().str();
+  report.device = costModel.getDevice().name;
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  report.status = graph.getStatus();
+  if (report.status != TensorGraphStatus::Built) {
+    report.skippedReason = graph.getFailureReason().str();
+    return report;
+  }
+  const Problem &problem = graph.getProblem();
+  std::vector<TaskId> order = problem.programOrder();
+  std::string error;
+  std::optional<MemoryProfile> profile = simulateMemory(problem, order, &error);
+  const DeviceSpec &device = costModel.getDevice();
+  LinkSpec link;
+  link.hostToDeviceBytesPerSecond = device.hostToDeviceBandwidth;
+  link.deviceToHostBytesPerSecond = device.deviceToHostBandwidth;
+  link.copyLatencySeconds = device.copyLatency;
+  std::optional<Timeline> timeline =
+      simulateTime(problem, order, /*copies=*/{}, link, &error);
+  if (!profile || !timeline) {
+    func.emitError() << "memsched could not simulate '@" << report.name
+                     << "': " << error;
+    report.status = TensorGraphStatus::Failed;
+    report.skippedReason = error;
+    return report;
+  }
+  report.ops = static_cast<int64_t>(problem.numTasks());
+  report.residentBytes = profile->residentBytes;
+  report.peakTransientBytes = profile->peakTransientBytes;
+  report.peakBytes = profile->peakBytes();
+  report.maxLiveBytes = profile->maxLiveBytes;
+  report.lowerBoundBytes =
+      profile->residentBytes + computeLowerBoundTransientBytes(problem);
+  report.modeledTimeSeconds = timeline->makespan;
+  report.profile = std::move(*profile);
+  report.timeline = std::move(*timeline);
+  for (TaskId task : order)
+    report.stepNames.push_back(problem.task(task).name);
+  return report;
+}
+
+llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report) {
+  llvm::json::Object object;
+  object["name"] = report.name;
+  if (report.status != TensorGraphStatus::Built) {
+    object["skipped"] = report.skippedReason;
+    return object;
+  }
+  object["ops"] = report.ops;
+  object["resident_bytes"] = report.residentBytes;
+  object["peak_transient_bytes"] = report.peakTransientBytes;
+  object["peak_bytes"] = report.peakBytes;
+  object["lower_bound_bytes"] = report.lowerBoundBytes;
+  object["max_live_bytes"] = report.maxLiveBytes;
+  object["modeled_time_s"] = report.modeledTimeSeconds;
+  object["device"] = report.device;
+  return object;
+}
+
+llvm::json::Value mlir::memsched::toJSON(ArrayRef<FunctionReport> reports) {
+  llvm::json::Array functions;
+  for (const FunctionReport &report : reports)
+    functions.push_back(toJSON(report));
+  return llvm::json::Object{{"functions", std::move(functions)}};
+}
+
+void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
+                                     llvm::raw_ostream &os) {
+  for (const FunctionReport &report : reports) {
+    os << "memsched report for @" << report.name << "\n";
+    if (report.status != TensorGraphStatus::Built) {
+      os << "  skipped: " << report.skippedReason << "\n";
+      continue;
+    }
+    auto row = [&](StringRef label, int64_t bytes) {
+      os << "  " << llvm::left_justify(label, 22)
+         << llvm::right_justify(formatBytes(bytes), 12) << "  (" << bytes
+         << " bytes)\n";
+    };
+    os << "  " << llvm::left_justify("ops", 22)
+       << llvm::right_justify(std::to_string(report.ops), 12) << "\n";
+    row("resident", report.residentBytes);
+    row("peak transient", report.peakTransientBytes);
+    row("peak", report.peakBytes);
+    row("lower bound", report.lowerBoundBytes);
+    row("max live", report.maxLiveBytes);
+    os << "  " << llvm::left_justify("modeled time", 22)
+       << llvm::right_justify(
+              llvm::formatv("{0:e3} s", report.modeledTimeSeconds).str(), 12)
+       << "  (device " << report.device << ")\n";
+  }
+}
+
+void mlir::memsched::writeChromeTrace(ArrayRef<FunctionReport> reports,
+                                      llvm::raw_ostream &os) {
+  llvm::json::Array events;
+  int64_t processId = 0;
+  for (const FunctionReport &report : reports) {
+    ++processId;
+    events.push_back(llvm::json::Object{
+        {"name", "process_name"},
+        {"ph", "M"},
+        {"pid", processId},
+        {"args", llvm::json::Object{{"name", "@" + report.name}}}});
+    events.push_back(
+        llvm::json::Object{{"name", "thread_name"},
+                           {"ph", "M"},
+                           {"pid", processId},
+                           {"tid", 0},
+                           {"args", llvm::json::Object{{"name", "compute"}}}});
+    if (report.status != TensorGraphStatus::Built)
+      continue;
+    const std::vector<Interval> &tasks = report.timeline.tasks;
+    for (size_t step = 0; step < report.stepNames.size(); ++step) {
+      // Task ids are program order, which is the order simulated here.
+      const Interval &interval = tasks[step];
+      double startUs = interval.start * 1e6;
+      events.push_back(llvm::json::Object{
+          {"name", report.stepNames[step]},
+          {"ph", "X"},
+          {"pid", processId},
+          {"tid", 0},
+          {"ts", startUs},
+          {"dur", (interval.end - interval.start) * 1e6},
+          {"args", llvm::json::Object{{"step", int64_t(step)}}}});
+      events.push_back(llvm::json::Object{
+          {"name", "device memory"},
+          {"ph", "C"},
+          {"pid", processId},
+          {"ts", startUs},
+          {"args", llvm::json::Object{
+                       {"live_bytes", report.residentBytes +
+                                          report.profile.liveBytes[step]}}}});
+    }
+  }
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"traceEvents", std::move(events)},
+                                   {"displayTimeUnit", "ms"}}));
+  os << "\n";
+}

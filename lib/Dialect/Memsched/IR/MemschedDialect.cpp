@@ -1,0 +1,68 @@
+//===- MemschedDialect.cpp - memsched dialect -------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the memsched dialect and the verification of its
+// discardable attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Dialect/Memsched/IR/MemschedOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+#include "memsched/Dialect/Memsched/IR/MemschedOpsDialect.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "memsched/Dialect/Memsched/IR/MemschedOps.cpp.inc"
+
+void MemschedDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "memsched/Dialect/Memsched/IR/MemschedOps.cpp.inc"
+      >();
+}
+
+/// Returns true if `attr` is a number that is not negative.
+static bool isNonNegativeNumber(Attribute attr, bool allowFloat) {
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
+    return intAttr.getValue().getSExtValue() >= 0;
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr); floatAttr && allowFloat) {
+    double value = floatAttr.getValueAsDouble();
+    return value >= 0.0 && std::isfinite(value);
+  }
+  return false;
+}
+
+LogicalResult
+MemschedDialect::verifyOperationAttribute(Operation *op,
+                                          NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == kCostAttrName) {
+    if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/true))
+      return op->emitOpError()
+             << "expects '" << kCostAttrName
+             << "' to be a non-negative number of seconds, got "
+             << attribute.getValue();
+    return success();
+  }
+  if (name == kWorkspaceAttrName) {
+    if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/false))
+      return op->emitOpError()
+             << "expects '" << kWorkspaceAttrName
+             << "' to be a non-negative integer number of bytes, got "
+             << attribute.getValue();
+    return success();
+  }
+  return op->emitOpError() << "has unknown memsched attribute '" << name << "'";
+}

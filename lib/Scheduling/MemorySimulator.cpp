@@ -1,0 +1,139 @@
+//===- MemorySimulator.cpp - Memory profile of a task order ---------------===//
+//
+// This file implements the memory simulator with difference arrays, so a
+// whole profile costs linear time regardless of how long buffers live.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/MemorySimulator.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir::memsched::scheduling;
+
+namespace {
+/// Whether a buffer escapes through its own flag or through any value in it;
+/// indexed by BufferId. Assumes verified references.
+std::vector<bool> computeEscapingBuffers(const Problem &problem) {
+  std::vector<bool> escaping(problem.numBuffers(), false);
+  for (size_t id = 0; id < problem.numBuffers(); ++id)
+    escaping[id] = problem.buffer(static_cast<BufferId>(id)).liveToEnd;
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const Value &v = problem.value(static_cast<ValueId>(id));
+    if (v.liveToEnd)
+      escaping[v.buffer] = true;
+  }
+  return escaping;
+}
+} // namespace
+
+std::optional<MemoryProfile>
+mlir::memsched::scheduling::simulateMemory(const Problem &problem,
+                                           const std::vector<TaskId> &order,
+                                           std::string *error) {
+  std::string why;
+  if (!problem.verifyReferences(&why)) {
+    if (error)
+      *error = "invalid problem: " + why;
+    return std::nullopt;
+  }
+  if (!problem.isTopologicalOrder(order, &why)) {
+    if (error)
+      *error = "invalid order: " + why;
+    return std::nullopt;
+  }
+
+  size_t n = order.size();
+  size_t numBuffers = problem.numBuffers();
+  std::vector<int32_t> position(n);
+  for (size_t pos = 0; pos < n; ++pos)
+    position[order[pos]] = static_cast<int32_t>(pos);
+
+  MemoryProfile profile;
+  profile.residentBytes = problem.residentBytes();
+  profile.lifetimes.assign(numBuffers, BufferLifetime());
+
+  // A consumer of a producer-less value may come before the buffer's first
+  // write (e.g. an empty tensor read before being filled); starting at the
+  // first use of any kind keeps the buffer live at every step that touches
+  // it, which is what makes computeLowerBoundTransientBytes a valid bound.
+  constexpr int32_t kUnset = std::numeric_limits<int32_t>::max();
+  std::vector<int32_t> firstUse(numBuffers, kUnset);
+  std::vector<int32_t> lastUse(numBuffers, -1);
+  auto recordUse = [&](BufferId buffer, int32_t pos) {
+    firstUse[buffer] = std::min(firstUse[buffer], pos);
+    lastUse[buffer] = std::max(lastUse[buffer], pos);
+  };
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const Value &v = problem.value(static_cast<ValueId>(id));
+    if (v.producer != kNoId)
+      recordUse(v.buffer, position[v.producer]);
+    for (TaskId consumer : v.consumers)
+      recordUse(v.buffer, position[consumer]);
+  }
+
+  std::vector<bool> escaping = computeEscapingBuffers(problem);
+  std::vector<int64_t> delta(n + 1, 0);
+  int32_t lastStep = static_cast<int32_t>(n) - 1;
+  for (size_t id = 0; id < numBuffers; ++id) {
+    const Buffer &b = problem.buffer(static_cast<BufferId>(id));
+    BufferLifetime &lifetime = profile.lifetimes[id];
+    if (b.kind == BufferKind::Resident) {
+      if (n > 0)
+        lifetime = {0, lastStep};
+      continue;
+    }
+    if (lastUse[id] < 0)
+      continue;
+    lifetime = {firstUse[id], escaping[id] ? lastStep : lastUse[id]};
+    delta[lifetime.start] += b.sizeBytes;
+    delta[lifetime.end + 1] -= b.sizeBytes;
+  }
+
+  profile.liveBytes.resize(n);
+  profile.liveBufferBytes.resize(n);
+  int64_t running = 0;
+  for (size_t pos = 0; pos < n; ++pos) {
+    running += delta[pos];
+    int64_t withWorkspace = running + problem.task(order[pos]).workspaceBytes;
+    profile.liveBufferBytes[pos] = running;
+    profile.liveBytes[pos] = withWorkspace;
+    profile.maxLiveBytes = std::max(profile.maxLiveBytes, running);
+    if (profile.peakStep < 0 || withWorkspace > profile.peakTransientBytes) {
+      profile.peakTransientBytes = withWorkspace;
+      profile.peakStep = static_cast<int32_t>(pos);
+    }
+  }
+  return profile;
+}
+
+int64_t mlir::memsched::scheduling::computeLowerBoundTransientBytes(
+    const Problem &problem) {
+  // References are checked so that malformed problems cannot index out of
+  // range; the bound of such a problem is meaningless anyway.
+  if (!problem.verifyReferences(nullptr))
+    return 0;
+  int64_t bound = 0;
+  std::vector<bool> used(problem.numBuffers(), false);
+  for (size_t id = 0; id < problem.numTasks(); ++id) {
+    TaskId task = static_cast<TaskId>(id);
+    int64_t footprint = problem.task(task).workspaceBytes;
+    for (BufferId buffer : problem.buffersUsedBy(task)) {
+      used[buffer] = true;
+      const Buffer &b = problem.buffer(buffer);
+      if (b.kind == BufferKind::Transient)
+        footprint += b.sizeBytes;
+    }
+    bound = std::max(bound, footprint);
+  }
+
+  std::vector<bool> escaping = computeEscapingBuffers(problem);
+  int64_t escapingBytes = 0;
+  for (size_t id = 0; id < problem.numBuffers(); ++id) {
+    const Buffer &b = problem.buffer(static_cast<BufferId>(id));
+    if (used[id] && escaping[id] && b.kind == BufferKind::Transient)
+      escapingBytes += b.sizeBytes;
+  }
+  return std::max(bound, escapingBytes);
+}

@@ -1,0 +1,145 @@
+//===- TestTensorGraph.cpp - Print TensorGraph and peak memory --*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Test passes that print the tensor graph of each function and its memory
+// simulation in program order, in a stable line-oriented form for FileCheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Analysis/TensorGraph.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+using namespace mlir::memsched::scheduling;
+
+/// Prints `items` as "[a, b, c]".
+template <typename Range, typename Fn>
+static void printList(raw_ostream &os, const Range &items, Fn printItem) {
+  os << "[";
+  llvm::interleaveComma(items, os, printItem);
+  os << "]";
+}
+
+namespace {
+struct TestPrintTensorGraphPass
+    : public PassWrapper<TestPrintTensorGraphPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintTensorGraphPass)
+  StringRef getArgument() const final {
+    return "test-memsched-print-tensor-graph";
+  }
+  StringRef getDescription() const final {
+    return "Print the tasks, values and buffers memsched builds per function";
+  }
+  void runOnOperation() override;
+};
+
+struct TestPrintPeakMemoryPass
+    : public PassWrapper<TestPrintPeakMemoryPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintPeakMemoryPass)
+  StringRef getArgument() const final {
+    return "test-memsched-print-peak-memory";
+  }
+  StringRef getDescription() const final {
+    return "Print the memory simulation of each function in program order";
+  }
+  void runOnOperation() override;
+};
+} // namespace
+
+void TestPrintTensorGraphPass::runOnOperation() {
+  CostModel costModel(*DeviceSpec::getPreset("h100"));
+  raw_ostream &os = llvm::outs();
+  getOperation().walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    TensorGraph graph = TensorGraph::build(func, costModel);
+    if (graph.getStatus() != TensorGraphStatus::Built) {
+      os << "tensor-graph @" << func.getSymName()
+         << " not built: " << graph.getFailureReason() << "\n";
+      return;
+    }
+    AsmState asmState(func);
+    auto printValue = [&](ValueId id) {
+      graph.getValue(id).printAsOperand(os, asmState);
+    };
+    const Problem &problem = graph.getProblem();
+    os << "tensor-graph @" << func.getSymName() << " tasks "
+       << problem.numTasks() << " buffers " << problem.numBuffers()
+       << " resident " << problem.residentBytes() << "\n";
+    for (TaskId task = 0; task < TaskId(problem.numTasks()); ++task) {
+      const OpCost &cost = graph.getCost(task);
+      os << "  task " << task << " " << problem.task(task).name << " after ";
+      printList(os, problem.predecessors(task),
+                [&](TaskId pred) { os << pred; });
+      os << " flops " << cost.flops << " bytes " << cost.bytesMoved
+         << " workspace " << cost.workspaceBytes;
+      if (problem.task(task).isFence)
+        os << " fence";
+      if (cost.isEstimate)
+        os << " estimated";
+      os << "\n";
+    }
+    // Group values by buffer so each buffer prints as one line.
+    std::vector<std::vector<ValueId>> valuesOfBuffer(problem.numBuffers());
+    std::vector<bool> returned(problem.numBuffers(), false);
+    for (ValueId value = 0; value < ValueId(problem.numValues()); ++value) {
+      valuesOfBuffer[problem.value(value).buffer].push_back(value);
+      if (problem.value(value).liveToEnd)
+        returned[problem.value(value).buffer] = true;
+    }
+    for (BufferId buffer = 0; buffer < BufferId(problem.numBuffers());
+         ++buffer) {
+      const Buffer &info = problem.buffer(buffer);
+      // Scalars have no buffer; skip them to keep the output about memory.
+      if (info.sizeBytes == 0)
+        continue;
+      os << "  buffer "
+         << (info.kind == BufferKind::Resident ? "resident " : "transient ")
+         << info.sizeBytes << " values ";
+      printList(os, valuesOfBuffer[buffer], printValue);
+      if (returned[buffer])
+        os << " returned";
+      os << "\n";
+    }
+  });
+  markAllAnalysesPreserved();
+}
+
+void TestPrintPeakMemoryPass::runOnOperation() {
+  CostModel costModel(*DeviceSpec::getPreset("h100"));
+  raw_ostream &os = llvm::outs();
+  getOperation().walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    FunctionReport report = analyzeFunction(func, costModel);
+    if (report.status != TensorGraphStatus::Built) {
+      os << "peak-memory @" << report.name
+         << " not built: " << report.skippedReason << "\n";
+      return;
+    }
+    os << "peak-memory @" << report.name << " resident " << report.residentBytes
+       << " peak_transient " << report.peakTransientBytes << " peak "
+       << report.peakBytes << " lower_bound " << report.lowerBoundBytes
+       << " max_live " << report.maxLiveBytes << " peak_step "
+       << report.profile.peakStep << "\n";
+    for (size_t step = 0; step < report.stepNames.size(); ++step)
+      os << "  step " << step << " " << report.stepNames[step] << " live "
+         << report.profile.liveBytes[step] << "\n";
+  });
+  markAllAnalysesPreserved();
+}
+
+namespace mlir::memsched::test {
+void registerTestTensorGraphPasses() {
+  PassRegistration<TestPrintTensorGraphPass>();
+  PassRegistration<TestPrintPeakMemoryPass>();
+}
+} // namespace mlir::memsched::test
