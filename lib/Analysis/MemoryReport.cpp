@@ -74,7 +74,8 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   return report;
 }
 
-llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report) {
+llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
+                                          const ReportOptions &options) {
   llvm::json::Object object;
   object["name"] = report.name;
   if (report.status != TensorGraphStatus::Built) {
@@ -89,13 +90,27 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report) {
   object["max_live_bytes"] = report.maxLiveBytes;
   object["modeled_time_s"] = report.modeledTimeSeconds;
   object["device"] = report.device;
+  if (options.includeTimeline) {
+    llvm::json::Array ops, starts, ends, live;
+    for (size_t step = 0; step < report.stepNames.size(); ++step) {
+      ops.push_back(report.stepNames[step]);
+      starts.push_back(report.timeline.tasks[step].start);
+      ends.push_back(report.timeline.tasks[step].end);
+      live.push_back(report.profile.liveBytes[step]);
+    }
+    object["timeline"] = llvm::json::Object{{"ops", std::move(ops)},
+                                            {"start_s", std::move(starts)},
+                                            {"end_s", std::move(ends)},
+                                            {"live_bytes", std::move(live)}};
+  }
   return object;
 }
 
-llvm::json::Value mlir::memsched::toJSON(ArrayRef<FunctionReport> reports) {
+llvm::json::Value mlir::memsched::toJSON(ArrayRef<FunctionReport> reports,
+                                         const ReportOptions &options) {
   llvm::json::Array functions;
   for (const FunctionReport &report : reports)
-    functions.push_back(toJSON(report));
+    functions.push_back(toJSON(report, options));
   return llvm::json::Object{{"functions", std::move(functions)}};
 }
 

@@ -64,6 +64,8 @@ void ReportPass::runOnOperation() {
   }
   CostModel costModel(*spec);
 
+  ReportOptions reportOptions;
+  reportOptions.includeTimeline = timeline;
   std::vector<FunctionReport> reports;
   bool anyFailed = false;
   module.walk([&](func::FuncOp func) {
@@ -77,7 +79,7 @@ void ReportPass::runOnOperation() {
 
   if (failed(writeOutput(module, output, [&](raw_ostream &os) {
         if (format == "json")
-          os << llvm::formatv("{0:2}", toJSON(reports)) << "\n";
+          os << llvm::formatv("{0:2}", toJSON(reports, reportOptions)) << "\n";
         else
           printTextReport(reports, os);
       })))

@@ -47,15 +47,24 @@ struct FunctionReport {
   std::vector<std::string> stepNames;
 };
 
+/// What optional parts a JSON report includes.
+struct ReportOptions {
+  /// Adds "timeline": per step, the op, its modelled start and end in
+  /// seconds, and the live transient bytes.
+  bool includeTimeline = false;
+};
+
 /// Builds the graph of `func` and computes its figures in program order.
 /// Diagnostics from the graph builder are emitted on the IR.
 FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
 
 /// Returns the JSON object of one function, with the contract's field names.
-llvm::json::Object toJSON(const FunctionReport &report);
+llvm::json::Object toJSON(const FunctionReport &report,
+                          const ReportOptions &options = {});
 
 /// Returns `{"functions": [...]}` for a list of reports.
-llvm::json::Value toJSON(ArrayRef<FunctionReport> reports);
+llvm::json::Value toJSON(ArrayRef<FunctionReport> reports,
+                         const ReportOptions &options = {});
 
 /// Prints the human-readable table of a list of reports.
 void printTextReport(ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);

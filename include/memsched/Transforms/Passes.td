@@ -45,6 +45,8 @@ def MemschedReportPass : Pass<"memsched-report", "mlir::ModuleOp"> {
            "File to write a Chrome trace to (none when empty)">,
     Option<"device", "device", "std::string", "\"h100\"",
            "Device preset (h100, h200, a100-80gb, cpu) or a .json device file">,
+    Option<"timeline", "timeline", "bool", "false",
+           "Add each function's per-op timeline to the JSON report">,
   ];
 }
 

@@ -1,0 +1,69 @@
+"""memsched: make tensor programs fit in device memory.
+
+The functions here take and return MLIR modules as text. Errors from MLIR
+(parse errors, verifier failures, pass diagnostics) raise ``MLIRError`` with
+the diagnostics as its message.
+"""
+
+import json as _json
+
+from ._memsched import MLIRError
+from . import _memsched
+
+__all__ = ["MLIRError", "analyze", "run_pipeline", "report"]
+
+
+def analyze(text, device="h100", timeline=True):
+    """Returns the memory report of every function in ``text``.
+
+    The result is the JSON report of ``memsched-report`` as a dict:
+    ``{"functions": [{"name", "ops", "resident_bytes",
+    "peak_transient_bytes", "peak_bytes", "lower_bound_bytes",
+    "max_live_bytes", "modeled_time_s", "device", "timeline"}]}``.
+    ``device`` is a preset name (h100, h200, a100-80gb, cpu) or the path of
+    a JSON device file. With ``timeline`` each function also has per-step
+    ``ops``, ``start_s``, ``end_s`` and ``live_bytes`` lists.
+    """
+    return _json.loads(_memsched.analyze(text, device, timeline))
+
+
+def run_pipeline(text, pipeline):
+    """Runs a textual pass pipeline on ``text`` and returns the new module.
+
+    ``pipeline`` is what ``memsched-opt --pass-pipeline`` takes, or a bare
+    pass/pipeline list that is anchored on the module, for example
+    ``"memsched-to-cpu-pipeline"`` or ``"canonicalize,cse"``.
+    """
+    return _memsched.run_pipeline(text, pipeline)
+
+
+def report(analysis):
+    """Formats an ``analyze`` result as the text table memsched prints."""
+    lines = []
+    for function in analysis["functions"]:
+        lines.append("memsched report for @%s" % function["name"])
+        if "skipped" in function:
+            lines.append("  skipped: %s" % function["skipped"])
+            continue
+        lines.append("  %-22s%12d" % ("ops", function["ops"]))
+        for label, key in [("resident", "resident_bytes"),
+                           ("peak transient", "peak_transient_bytes"),
+                           ("peak", "peak_bytes"),
+                           ("lower bound", "lower_bound_bytes"),
+                           ("max live", "max_live_bytes")]:
+            lines.append("  %-22s%12s  (%d bytes)" %
+                         (label, format_bytes(function[key]), function[key]))
+        lines.append("  %-22s%12s  (device %s)" %
+                     ("modeled time", "%.3e s" % function["modeled_time_s"],
+                      function["device"]))
+    return "\n".join(lines)
+
+
+def format_bytes(count):
+    """Formats a byte count with a binary unit, as the C++ report does."""
+    value = float(count)
+    for unit in ["B", "KiB", "MiB", "GiB"]:
+        if abs(value) < 1024.0 or unit == "GiB":
+            return "%d B" % count if unit == "B" else "%.2f %s" % (value, unit)
+        value /= 1024.0
+    return "%.2f TiB" % value
