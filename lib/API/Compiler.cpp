@@ -37,6 +37,8 @@ std::unique_ptr<MLIRContext> api::createContext() {
   registerAllMemschedDialects(registry);
   auto context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
+  // Python users read messages, not the generic form of the failing op.
+  context->printOpOnDiagnostic(false);
   return context;
 }
 

@@ -1,0 +1,38 @@
+# RUN: %PYTHON %s | FileCheck %s
+# Tests that memsched.analyze returns the report contract and a timeline.
+
+import memsched
+
+TEXT = """
+func.func @chain(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e0 = tensor.empty() : tensor<16xf32>
+  %a = linalg.exp ins(%x : tensor<16xf32>) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %e1 = tensor.empty() : tensor<16xf32>
+  %b = linalg.exp ins(%a : tensor<16xf32>) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
+  return %b : tensor<16xf32>
+}
+"""
+
+report = memsched.analyze(TEXT, device="a100-80gb")
+function = report["functions"][0]
+# Resident: %x, 64 bytes. Step 1 holds %a and %b (128 bytes), the peak.
+# CHECK: name chain
+# CHECK: ops 4
+# CHECK: resident_bytes 64
+# CHECK: peak_transient_bytes 128
+# CHECK: peak_bytes 192
+# CHECK: device a100-80gb
+for key in ["name", "ops", "resident_bytes", "peak_transient_bytes",
+            "peak_bytes", "lower_bound_bytes", "max_live_bytes",
+            "modeled_time_s", "device"]:
+    print(key, function[key])
+# CHECK: timeline ['tensor.empty', 'linalg.exp', 'tensor.empty', 'linalg.exp']
+print("timeline", function["timeline"]["ops"])
+# CHECK: live [0, 64, 64, 128]
+print("live", function["timeline"]["live_bytes"])
+# CHECK: time increases True
+times = function["timeline"]["end_s"]
+print("time increases", all(a <= b for a, b in zip(times, times[1:])))
+# CHECK: memsched report for @chain
+# CHECK: peak {{.*}}(192 bytes)
+print(memsched.report(report))
