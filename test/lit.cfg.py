@@ -50,3 +50,7 @@ if config.memsched_install_test:
 # GPU tests run only where a CUDA device is present and says so.
 if os.environ.get("MEMSCHED_HAS_CUDA_DEVICE") == "1":
     config.available_features.add("cuda-device")
+
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%memsched_obj_root", config.memsched_obj_root))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
