@@ -55,15 +55,16 @@ OpCost CostModel::getCost(Operation *op) const {
     for (Value value : op->getResults())
       cost.bytesMoved += getStorageBytes(value.getType()).value_or(0);
   }
-  if (auto workspace = op->getAttrOfType<IntegerAttr>(kWorkspaceAttrName))
-    cost.workspaceBytes = workspace.getValue().getSExtValue();
+  if (std::optional<int64_t> workspace =
+          getNonNegativeInteger(op->getAttr(kWorkspaceAttrName)))
+    cost.workspaceBytes = *workspace;
 
   if (Attribute measured = op->getAttr(kCostAttrName)) {
     cost.isMeasured = true;
     if (auto floatAttr = dyn_cast<FloatAttr>(measured))
       cost.seconds = floatAttr.getValueAsDouble();
-    else if (auto intAttr = dyn_cast<IntegerAttr>(measured))
-      cost.seconds = static_cast<double>(intAttr.getValue().getSExtValue());
+    else if (std::optional<int64_t> seconds = getNonNegativeInteger(measured))
+      cost.seconds = static_cast<double>(*seconds);
     return cost;
   }
   // Views and lazily allocated tensors launch no kernel.

@@ -59,6 +59,30 @@ static Value getViewSource(Operation *op) {
       .Default([](Operation *) { return Value(); });
 }
 
+/// Returns true if `op` reads the buffer of `initValue`'s init through another
+/// operand in a way that forbids writing in place: one-shot bufferization only
+/// allows it when every access is elementwise (all loops parallel, every
+/// indexing map the identity).
+static bool readsInitBufferElsewhere(Operation *op, OpOperand *init,
+                                     BufferId initBuffer,
+                                     function_ref<BufferId(Value)> bufferOf) {
+  bool aliasedElsewhere =
+      llvm::any_of(op->getOpOperands(), [&](OpOperand &use) {
+        return &use != init && isa<ShapedType>(use.get().getType()) &&
+               bufferOf(use.get()) == initBuffer;
+      });
+  if (!aliasedElsewhere)
+    return false;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return true;
+  bool elementwise =
+      linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+      llvm::all_of(linalgOp.getIndexingMapsArray(),
+                   [](AffineMap map) { return map.isIdentity(); });
+  return !elementwise;
+}
+
 /// Ops whose regions are payloads evaluated as part of the op itself.
 static bool hasPayloadRegionsOnly(Operation *op) {
   return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op);
@@ -218,7 +242,11 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
       BufferState &state = bufferStates[initBuffer];
       // One-shot bufferization writes in place unless a later op still reads
       // the buffer's old contents (or the buffer is read-only).
-      if (!state.isReadOnly && state.lastUse <= position) {
+      auto bufferOf = [&](Value value) {
+        return problem.value(graph.getValueId(value)).buffer;
+      };
+      if (!state.isReadOnly && state.lastUse <= position &&
+          !readsInitBufferElsewhere(op, init, initBuffer, bufferOf)) {
         for (TaskId reader : state.readersSinceWrite)
           if (reader != task)
             problem.addDependence(reader, task);
@@ -290,8 +318,16 @@ void TensorGraphBuilder::run() {
     ++position;
   }
 
-  for (Value returned : terminator->getOperands())
-    problem.value(graph.getValueId(returned)).liveToEnd = true;
+  for (Value returned : terminator->getOperands()) {
+    ValueId valueId = graph.getValueId(returned);
+    problem.value(valueId).liveToEnd = true;
+    // A returned value that no op writes (an empty tensor, or a view of one)
+    // is still allocated where it is defined, and must be counted from there.
+    Operation *def = returned.getDefiningOp();
+    if (problem.value(valueId).producer == kNoId && def &&
+        graph.getTask(def) != kNoId)
+      problem.addConsumer(valueId, graph.getTask(def));
+  }
 
   std::string error;
   if (!problem.verify(&error)) {

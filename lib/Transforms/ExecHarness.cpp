@@ -88,6 +88,8 @@ Value ExecHarnessPass::buildElement(ImplicitLocOpBuilder &b, Value linearIndex,
   auto intType = cast<IntegerType>(type);
   if (intType.getWidth() < 64)
     return arith::TruncIOp::create(b, intType, residue);
+  if (intType.getWidth() > 64)
+    return arith::ExtUIOp::create(b, intType, residue);
   return residue;
 }
 

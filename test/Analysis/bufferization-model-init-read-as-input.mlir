@@ -1,9 +1,8 @@
 // RUN: memsched-opt %s -split-input-file --mlir-disable-threading -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s
 
-// Known model bug (fails until the memory model is fixed): an op that reads
-// its init's buffer through an input at other indices (matmul, transpose)
-// cannot write in place; one-shot bufferization allocates a new result buffer
-// and the model must count it.
+// An op that reads its init's buffer through an input at other indices
+// (matmul, transpose) cannot write in place; one-shot bufferization allocates
+// a new result buffer and the model must count it.
 
 // Tests that a matmul whose lhs is also its init gets a new result buffer.
 

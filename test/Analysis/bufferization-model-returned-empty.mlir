@@ -1,7 +1,7 @@
 // RUN: memsched-opt %s --mlir-disable-threading -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s
 // RUN: memsched-opt %s --mlir-disable-threading -test-memsched-print-peak-memory -o /dev/null | FileCheck %s --check-prefix=PEAK
 
-// Known model bug (fails until the memory model is fixed): a tensor.empty
+// A tensor.empty
 // that is returned without any op writing it is still allocated (the return
 // is its first use) and live to the end.
 

@@ -1,6 +1,6 @@
 // RUN: memsched-opt %s -split-input-file --mlir-disable-threading -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s
-// RUN: memsched-opt %examples/mlp_train_step.mlir -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=MLP
-// RUN: memsched-opt %examples/cnn_train_step.mlir -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=CNN
+// RUN: memsched-opt %examples/mlp_train_step.mlir --mlir-disable-threading -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=MLP
+// RUN: memsched-opt %examples/cnn_train_step.mlir --mlir-disable-threading -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=CNN
 
 // The pass fails (and the RUN line with it) when the predicted max-live
 // differs from what one-shot bufferization allocates; the checks below also

@@ -33,10 +33,22 @@ void MemschedDialect::initialize() {
       >();
 }
 
-/// Returns true if `attr` is a number that is not negative.
+std::optional<int64_t> mlir::memsched::getNonNegativeInteger(Attribute attr) {
+  auto intAttr = dyn_cast_or_null<IntegerAttr>(attr);
+  if (!intAttr)
+    return std::nullopt;
+  const APInt &value = intAttr.getValue();
+  bool isUnsigned = intAttr.getType().isUnsignedInteger();
+  if ((!isUnsigned && value.isNegative()) || value.getActiveBits() > 63)
+    return std::nullopt;
+  return static_cast<int64_t>(value.getZExtValue());
+}
+
+/// Returns true if `attr` is a number that is not negative (and, for
+/// integers, fits in 64 bits).
 static bool isNonNegativeNumber(Attribute attr, bool allowFloat) {
-  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
-    return intAttr.getValue().getSExtValue() >= 0;
+  if (isa<IntegerAttr>(attr))
+    return getNonNegativeInteger(attr).has_value();
   if (auto floatAttr = dyn_cast<FloatAttr>(attr); floatAttr && allowFloat) {
     double value = floatAttr.getValueAsDouble();
     return value >= 0.0 && std::isfinite(value);

@@ -23,6 +23,10 @@ inline constexpr llvm::StringLiteral kCostAttrName = "memsched.cost";
 /// Name of the attribute holding an op's workspace in bytes.
 inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
 
+/// Returns the value of an integer attribute that holds a non-negative number
+/// that fits in int64_t (unsigned types read as unsigned), else std::nullopt.
+std::optional<int64_t> getNonNegativeInteger(Attribute attr);
+
 } // namespace mlir::memsched
 
 #endif // MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDDIALECT_H

@@ -1,0 +1,37 @@
+// RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.original
+// RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-report=output=%t.report -canonicalize -cse -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.transformed
+// RUN: diff %t.original %t.transformed
+// RUN: FileCheck %s --input-file=%t.original
+// 7 headers + 1 (loss) + 4*1*3*3 (dw1) + 4 (db1) + 8*4*3*3 (dw2) + 8 (db2)
+// + 72*10 (dw3) + 10 (db3) = 7 + 1 + 36 + 4 + 288 + 8 + 720 + 10 = 1074.
+// RUN: count 1074 < %t.original
+
+// The report pass alone changes nothing, and writes its report.
+// RUN: memsched-opt %examples/cnn_train_step.mlir -o %t.parsed.mlir
+// RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-report=output=%t.report -o %t.reported.mlir
+// RUN: diff %t.parsed.mlir %t.reported.mlir
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.report
+
+// Tests that the CNN training step example runs on CPU, prints all seven
+// results, and gives bit-identical results after semantics-preserving
+// rewrites; and that memsched-report leaves the example's IR unchanged.
+
+// One header per result, in signature order, each followed by its elements.
+// CHECK:      memsched-result 0 tensor<f32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK-NEXT: memsched-result 1 tensor<4x1x3x3xf32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK:      memsched-result 2 tensor<4xf32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK:      memsched-result 3 tensor<8x4x3x3xf32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK:      memsched-result 4 tensor<8xf32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK:      memsched-result 5 tensor<72x10xf32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK:      memsched-result 6 tensor<10xf32>
+// CHECK-NEXT: {{^-?[0-9]+$}}
+// CHECK-NOT:  memsched-result
+
+// REPORT: memsched report for @train_step
+// REPORT: ops

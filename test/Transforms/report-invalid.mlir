@@ -1,0 +1,119 @@
+// RUN: rm -rf %t && split-file %s %t
+// RUN: memsched-opt %t/unknown-format.mlir -verify-diagnostics -memsched-report=format=xml
+// RUN: memsched-opt %t/unknown-device.mlir -verify-diagnostics -memsched-report=device=tpu
+// RUN: memsched-opt %t/unreadable-device.mlir -verify-diagnostics -memsched-report=device=%t/missing.json
+// RUN: echo '{"base": "h100",' > %t/malformed.json
+// RUN: memsched-opt %t/malformed-device.mlir -verify-diagnostics -memsched-report=device=%t/malformed.json
+// RUN: echo '{"base": "h100"}' > %t/device.txt
+// RUN: memsched-opt %t/device-not-json-name.mlir -verify-diagnostics -memsched-report=device=%t/device.txt
+// RUN: echo '{"base": "h100", "memory_bw": 1e12}' > %t/unknown-field.json
+// RUN: memsched-opt %t/unknown-field.mlir -verify-diagnostics -memsched-report=device=%t/unknown-field.json
+// RUN: echo '{"base": "tpu"}' > %t/unknown-base.json
+// RUN: memsched-opt %t/unknown-base.mlir -verify-diagnostics -memsched-report=device=%t/unknown-base.json
+// RUN: echo '[1, 2]' > %t/not-object.json
+// RUN: memsched-opt %t/not-object.mlir -verify-diagnostics -memsched-report=device=%t/not-object.json
+// RUN: echo '{"name": "bare"}' > %t/missing-fields.json
+// RUN: memsched-opt %t/missing-fields.mlir -verify-diagnostics -memsched-report=device=%t/missing-fields.json
+// RUN: echo '{"base": "h100", "memory_bandwidth": -1}' > %t/negative.json
+// RUN: memsched-opt %t/negative-field.mlir -verify-diagnostics -memsched-report=device=%t/negative.json
+// RUN: memsched-opt %t/unwritable-output.mlir -verify-diagnostics -memsched-report=output=%t/no-such-dir/report.json
+// RUN: echo '{"base": "h100", "memory_bandwidth": 1.675e12, "name": "half-bandwidth"}' > %t/half-bandwidth.json
+// RUN: memsched-opt %t/custom-device.mlir -verify-diagnostics -memsched-report="format=json device=%t/half-bandwidth.json" -o /dev/null | FileCheck %s --check-prefix=CUSTOM
+// RUN: memsched-opt %t/custom-device.mlir -verify-diagnostics -memsched-report="format=json device=h100" -o /dev/null | FileCheck %s --check-prefix=H100
+
+// Each case below is its own input file (split-file), so that each RUN line
+// can pass different report options and verify its own diagnostic.
+
+//--- unknown-format.mlir
+// Tests that an unknown report format is an error.
+// expected-error @below {{memsched-report: unknown format 'xml'; expected text or json}}
+module {
+}
+
+//--- unknown-device.mlir
+// Tests that an unknown device preset name is an error that lists the presets.
+// expected-error @below {{memsched-report: unknown device 'tpu'; expected one of h100, h200, a100-80gb, cpu or a path to a .json file}}
+module {
+}
+
+//--- unreadable-device.mlir
+// Tests that a device file that cannot be read is an error naming the file.
+// expected-error-re @below {{memsched-report: cannot read device file '{{.*}}missing.json': No such file or directory}}
+module {
+}
+
+//--- malformed-device.mlir
+// Tests that a device file that is not valid JSON is an error.
+// expected-error @below {{memsched-report: malformed device JSON:}}
+module {
+}
+
+//--- device-not-json-name.mlir
+// Tests that a device file must be named *.json: any other name is taken as
+// an (unknown) preset name.
+// expected-error-re @below {{memsched-report: unknown device '{{.*}}device.txt'; expected one of h100, h200, a100-80gb, cpu or a path to a .json file}}
+module {
+}
+
+//--- unknown-field.mlir
+// Tests that a device file with an unknown field is an error naming it.
+// expected-error @below {{memsched-report: device JSON: unknown field 'memory_bw'}}
+module {
+}
+
+//--- unknown-base.mlir
+// Tests that a device file whose base is not a preset is an error.
+// expected-error @below {{memsched-report: device JSON: 'base' must name a preset (h100, h200, a100-80gb, cpu)}}
+module {
+}
+
+//--- not-object.mlir
+// Tests that a device file that is not a JSON object is an error.
+// expected-error @below {{memsched-report: device JSON must be an object}}
+module {
+}
+
+//--- missing-fields.mlir
+// Tests that a device file without a base must give every figure.
+// expected-error @below {{memsched-report: device JSON: 'memory_bandwidth' must be given (or come from a 'base' preset)}}
+module {
+}
+
+//--- negative-field.mlir
+// Tests that a negative device figure is an error.
+// expected-error @below {{memsched-report: device JSON: 'memory_bandwidth' must be a non-negative number}}
+module {
+}
+
+//--- unwritable-output.mlir
+// Tests that a report file that cannot be created is an error.
+// expected-error-re @below {{memsched-report: cannot open output file '{{.*}}report.json': No such file or directory}}
+module {
+}
+
+//--- custom-device.mlir
+// Tests that a valid device file based on h100 with half its memory bandwidth
+// names the device and doubles the memory time of a memory-bound op.
+
+// One exp on 1024xf32: 1024 flops, 4096 + 4096 = 8192 bytes.
+//   h100: 8192 / 3.35e12 + 4e-6 = 2.4453731e-9 + 4e-6 = 4.0024454e-6 s
+//   half-bandwidth: 8192 / 1.675e12 + 4e-6 = 4.8907463e-9 + 4e-6
+//                   = 4.0048907e-6 s
+// Memory figures do not depend on the device: resident 4096, peak 8192.
+// CUSTOM:      "device": "half-bandwidth",
+// CUSTOM:      "modeled_time_s": 4.0048907{{[0-9]*}}e-06,
+// CUSTOM-NEXT: "name": "exp",
+// CUSTOM-NEXT: "ops": 2,
+// CUSTOM-NEXT: "peak_bytes": 8192,
+// H100:        "device": "h100",
+// H100:        "modeled_time_s": 4.0024453{{[0-9]*}}e-06,
+// H100-NEXT:   "name": "exp",
+// H100-NEXT:   "ops": 2,
+// H100-NEXT:   "peak_bytes": 8192,
+module {
+  func.func @exp(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+    %e = tensor.empty() : tensor<1024xf32>
+    %a = linalg.exp ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+    return %a : tensor<1024xf32>
+  }
+}

@@ -1,0 +1,188 @@
+// RUN: memsched-opt %s -verify-diagnostics -memsched-report -o /dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: memsched-opt %s -verify-diagnostics -memsched-report=format=json -o /dev/null | FileCheck %s --check-prefixes=JSON,JSON-H100
+// RUN: memsched-opt %s -verify-diagnostics -memsched-report="format=json device=a100-80gb" -o /dev/null | FileCheck %s --check-prefixes=JSON,JSON-A100
+// RUN: memsched-opt %s -verify-diagnostics -memsched-report="format=json output=%t.json" | FileCheck %s --check-prefix=IR
+// RUN: cat %t.json | FileCheck %s --check-prefixes=JSON,JSON-H100
+// RUN: memsched-opt %s -verify-diagnostics -memsched-report="trace=%t.trace" -o /dev/null > /dev/null
+// RUN: FileCheck %s --check-prefix=TRACE < %t.trace
+
+// Tests that the report gives the hand-computed figures in text and JSON, to
+// standard output or a file, that the Chrome trace has op slices and a memory
+// counter, and that the device changes the modelled time.
+
+// @diamond: %x = 1024*4 = 4096 bytes resident; A (exp), B (negf), C (exp):
+// 4096 bytes each; the add writes in place into B and is returned.
+//   peak transient = A + B + C at the second exp = 12288 (12.00 KiB)
+//   peak = 4096 + 12288 = 16384 (16.00 KiB)
+//   lower bound = 4096 + max(negf: A + B, exp: A + C, add: B + C = 8192,
+//                 returned 4096) = 12288 (12.00 KiB)
+//   max live = 12288 (no workspace)
+//   ops = 3 tensor.empty + 4 linalg = 7
+// Time (roofline max(flops / peak, bytes / bandwidth) + launch; the three
+// tensor.empty cost nothing):
+//   exp, negf, exp: 1024 flops, 4096 + 4096 = 8192 bytes each;
+//   add: 1024 flops, 4096 + 4096 (inputs) + 4096 (init, written only) = 12288.
+//   h100 (3.35e12 B/s, 67e12 f32 flop/s, 4e-6 s launch): memory-bound;
+//     3 * (8192 / 3.35e12 + 4e-6) + (12288 / 3.35e12 + 4e-6)
+//     = 3 * 4.0024454e-6 + 4.0036681e-6 = 1.6011004e-5 s
+//   a100-80gb (2.039e12 B/s, 19.5e12 flop/s, 5e-6 s launch):
+//     3 * (8192 / 2.039e12 + 5e-6) + (12288 / 2.039e12 + 5e-6)
+//     = 3 * 5.0040177e-6 + 5.0060265e-6 = 2.0018079e-5 s
+
+// TEXT-LABEL: memsched report for @diamond
+// TEXT-NEXT:    ops                            7{{$}}
+// TEXT-NEXT:    resident                4.00 KiB  (4096 bytes){{$}}
+// TEXT-NEXT:    peak transient         12.00 KiB  (12288 bytes){{$}}
+// TEXT-NEXT:    peak                   16.00 KiB  (16384 bytes){{$}}
+// TEXT-NEXT:    lower bound            12.00 KiB  (12288 bytes){{$}}
+// TEXT-NEXT:    max live               12.00 KiB  (12288 bytes){{$}}
+// TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
+
+// JSON:           "functions": [
+// JSON-NEXT:        {
+// JSON-H100-NEXT:     "device": "h100",
+// JSON-A100-NEXT:     "device": "a100-80gb",
+// JSON-NEXT:          "lower_bound_bytes": 12288,
+// JSON-NEXT:          "max_live_bytes": 12288,
+// JSON-H100-NEXT:     "modeled_time_s": 1.6011004{{[0-9]*}}e-05,
+// JSON-A100-NEXT:     "modeled_time_s": 2.0018079{{[0-9]*}}e-05,
+// JSON-NEXT:          "name": "diamond",
+// JSON-NEXT:          "ops": 7,
+// JSON-NEXT:          "peak_bytes": 16384,
+// JSON-NEXT:          "peak_transient_bytes": 12288,
+// JSON-NEXT:          "resident_bytes": 4096
+// JSON-NEXT:        },
+
+// IR: func.func @diamond
+// IR: func.func @large
+// IR: func.func @dynamic
+// IR-NOT: memsched report
+// IR-NOT: "functions"
+
+// TRACE:      "displayTimeUnit": "ms",
+// TRACE-NEXT: "traceEvents": [
+// TRACE:        "name": "@diamond"
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "name": "process_name",
+// TRACE-NEXT:   "ph": "M",
+// TRACE-NEXT:   "pid": 1
+// One "X" slice per op on the compute track (tid 0), each followed by a "C"
+// counter sample of resident + live transient bytes at the op's start.
+// TRACE:        "step": 0
+// TRACE:        "dur": 0,
+// TRACE-NEXT:   "name": "tensor.empty",
+// TRACE-NEXT:   "ph": "X",
+// TRACE-NEXT:   "pid": 1,
+// TRACE-NEXT:   "tid": 0,
+// TRACE-NEXT:   "ts": 0
+// Step 0 (empty): 4096 resident + 0.
+// TRACE:        "live_bytes": 4096
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "name": "device memory",
+// TRACE-NEXT:   "ph": "C",
+// TRACE:        "step": 1
+// The exp takes 8192 / 3.35e12 s + 4 us = 4.0024454 us.
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
+// TRACE-NEXT:   "name": "linalg.exp",
+// TRACE-NEXT:   "ph": "X",
+// Step 1: 4096 + A (4096) = 8192.
+// TRACE:        "live_bytes": 8192
+// Step 5 (second exp) starts after two 4.0024454 us ops: 8.0048907 us;
+// 4096 + A + B + C = 16384, the peak.
+// TRACE:        "step": 5
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
+// TRACE-NEXT:   "name": "linalg.exp",
+// TRACE-NEXT:   "ph": "X",
+// TRACE-NEXT:   "pid": 1,
+// TRACE-NEXT:   "tid": 0,
+// TRACE-NEXT:   "ts": 8.0048907{{[0-9]*}}
+// TRACE:        "live_bytes": 16384
+// Step 6 (add): B + C = 8192 transient + 4096 = 12288.
+// TRACE:        "step": 6
+// TRACE:        "live_bytes": 12288
+// The second function is the second process.
+// TRACE:        "name": "@large"
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "name": "process_name",
+// TRACE-NEXT:   "ph": "M",
+// TRACE-NEXT:   "pid": 2
+// The skipped function gets a process with its name but no slices.
+// TRACE:        "name": "@dynamic"
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "name": "process_name",
+// TRACE-NEXT:   "ph": "M",
+// TRACE-NEXT:   "pid": 3
+// TRACE:        "name": "thread_name",
+// TRACE-NEXT:   "ph": "M",
+// TRACE-NEXT:   "pid": 3,
+// TRACE-NEXT:   "tid": 0
+// TRACE-NEXT:   }
+// TRACE-NEXT: ]
+func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %e0 = tensor.empty() : tensor<1024xf32>
+  %a = linalg.exp ins(%x : tensor<1024xf32>) outs(%e0 : tensor<1024xf32>) -> tensor<1024xf32>
+  %e1 = tensor.empty() : tensor<1024xf32>
+  %b = linalg.negf ins(%a : tensor<1024xf32>) outs(%e1 : tensor<1024xf32>) -> tensor<1024xf32>
+  %e2 = tensor.empty() : tensor<1024xf32>
+  %c = linalg.exp ins(%a : tensor<1024xf32>) outs(%e2 : tensor<1024xf32>) -> tensor<1024xf32>
+  %d = linalg.add ins(%b, %c : tensor<1024xf32>, tensor<1024xf32>)
+                  outs(%b : tensor<1024xf32>) -> tensor<1024xf32>
+  return %d : tensor<1024xf32>
+}
+
+// @large: 512*768*4 = 1572864 bytes = 1.50 MiB resident and 1.50 MiB for the
+// exp result; peak = lower bound = 3145728 = 3.00 MiB.
+// Time: 393216 flops, 2 * 1572864 = 3145728 bytes.
+//   h100: 3145728 / 3.35e12 + 4e-6 = 9.390233e-7 + 4e-6 = 4.939023e-6 s
+//   a100-80gb: 3145728 / 2.039e12 + 5e-6 = 1.542780e-6 + 5e-6 = 6.542780e-6 s
+
+// TEXT-LABEL: memsched report for @large
+// TEXT-NEXT:    ops                            2{{$}}
+// TEXT-NEXT:    resident                1.50 MiB  (1572864 bytes){{$}}
+// TEXT-NEXT:    peak transient          1.50 MiB  (1572864 bytes){{$}}
+// TEXT-NEXT:    peak                    3.00 MiB  (3145728 bytes){{$}}
+// TEXT-NEXT:    lower bound             3.00 MiB  (3145728 bytes){{$}}
+// TEXT-NEXT:    max live                1.50 MiB  (1572864 bytes){{$}}
+// TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
+
+// JSON-NEXT:        {
+// JSON-H100-NEXT:     "device": "h100",
+// JSON-A100-NEXT:     "device": "a100-80gb",
+// JSON-NEXT:          "lower_bound_bytes": 3145728,
+// JSON-NEXT:          "max_live_bytes": 1572864,
+// JSON-H100-NEXT:     "modeled_time_s": 4.939023{{[0-9]*}}e-06,
+// JSON-A100-NEXT:     "modeled_time_s": 6.542779{{[0-9]*}}e-06,
+// JSON-NEXT:          "name": "large",
+// JSON-NEXT:          "ops": 2,
+// JSON-NEXT:          "peak_bytes": 3145728,
+// JSON-NEXT:          "peak_transient_bytes": 1572864,
+// JSON-NEXT:          "resident_bytes": 1572864
+// JSON-NEXT:        },
+func.func @large(%x: tensor<512x768xf32>) -> tensor<512x768xf32> {
+  %e = tensor.empty() : tensor<512x768xf32>
+  %a = linalg.exp ins(%x : tensor<512x768xf32>) outs(%e : tensor<512x768xf32>) -> tensor<512x768xf32>
+  return %a : tensor<512x768xf32>
+}
+
+// A function outside the model is listed as skipped, with its reason.
+
+// TEXT-LABEL: memsched report for @dynamic
+// TEXT-NEXT:    skipped: dynamic or unsized argument type{{$}}
+// TEXT-NOT:   memsched report
+
+// JSON-NEXT:        {
+// JSON-NEXT:          "name": "dynamic",
+// JSON-NEXT:          "skipped": "dynamic or unsized argument type"
+// JSON-NEXT:        }
+// JSON-NEXT:      ]
+
+// expected-remark @below {{memsched leaves '@dynamic' unchanged: argument type 'tensor<?xf32>' has no static size}}
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+
+// External functions are not reported.
+// TEXT-NOT: @external
+func.func private @external(tensor<4xf32>) -> tensor<4xf32>
