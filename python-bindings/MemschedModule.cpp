@@ -33,6 +33,14 @@ static std::string unwrap(const api::CallResult &result) {
   return result.output;
 }
 
+/// Runs a facade call with the GIL released: MLIR work never touches Python
+/// objects, and other Python threads keep running meanwhile.
+template <typename Call>
+static api::CallResult callWithoutGil(Call call) {
+  py::gil_scoped_release release;
+  return call();
+}
+
 PYBIND11_MODULE(_memsched, m) {
   m.doc() = "Native core of memsched: analyses and pass pipelines";
   static py::exception<std::runtime_error> mlirError(m, "MLIRError",
@@ -42,12 +50,8 @@ PYBIND11_MODULE(_memsched, m) {
   m.def(
       "analyze",
       [](const std::string &text, const std::string &device, bool timeline) {
-        api::CallResult result;
-        {
-          py::gil_scoped_release release;
-          result = api::analyze(text, device, timeline);
-        }
-        return unwrap(result);
+        return unwrap(callWithoutGil(
+            [&] { return api::analyze(text, device, timeline); }));
       },
       py::arg("text"), py::arg("device") = "h100", py::arg("timeline") = true,
       "Returns the JSON report (a string) of every function in the module.");
@@ -55,12 +59,8 @@ PYBIND11_MODULE(_memsched, m) {
   m.def(
       "run_pipeline",
       [](const std::string &text, const std::string &pipeline) {
-        api::CallResult result;
-        {
-          py::gil_scoped_release release;
-          result = api::runPipeline(text, pipeline);
-        }
-        return unwrap(result);
+        return unwrap(
+            callWithoutGil([&] { return api::runPipeline(text, pipeline); }));
       },
       py::arg("text"), py::arg("pipeline"),
       "Runs a textual pass pipeline on the module and returns the result.");
@@ -68,11 +68,8 @@ PYBIND11_MODULE(_memsched, m) {
   m.def(
       "run_pipeline_with_diagnostics",
       [](const std::string &text, const std::string &pipeline) {
-        api::CallResult result;
-        {
-          py::gil_scoped_release release;
-          result = api::runPipeline(text, pipeline);
-        }
+        api::CallResult result =
+            callWithoutGil([&] { return api::runPipeline(text, pipeline); });
         return py::make_tuple(unwrap(result), result.diagnostics);
       },
       py::arg("text"), py::arg("pipeline"),

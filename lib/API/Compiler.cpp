@@ -130,17 +130,14 @@ api::CallResult api::analyze(StringRef moduleText, StringRef device,
     return result;
   }
   CostModel costModel(*spec);
-  std::vector<FunctionReport> reports;
-  module->walk([&](func::FuncOp func) {
-    if (!func.isExternal())
-      reports.push_back(analyzeFunction(func, costModel));
-  });
-  if (collector.sawError())
+  FailureOr<std::vector<FunctionReport>> reports =
+      analyzeModule(*module, costModel);
+  if (failed(reports) || collector.sawError())
     return result;
   ReportOptions options;
   options.includeTimeline = includeTimeline;
   llvm::raw_string_ostream os(result.output);
-  os << llvm::formatv("{0:2}", toJSON(reports, options));
+  os << llvm::formatv("{0:2}", toJSON(*reports, options));
   result.succeeded = true;
   return result;
 }

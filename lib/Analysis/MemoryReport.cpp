@@ -74,6 +74,21 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   return report;
 }
 
+FailureOr<std::vector<FunctionReport>>
+mlir::memsched::analyzeModule(ModuleOp module, const CostModel &costModel) {
+  std::vector<FunctionReport> reports;
+  bool anyFailed = false;
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    reports.push_back(analyzeFunction(func, costModel));
+    anyFailed |= reports.back().status == TensorGraphStatus::Failed;
+  });
+  if (anyFailed)
+    return failure();
+  return reports;
+}
+
 llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
                                           const ReportOptions &options) {
   llvm::json::Object object;

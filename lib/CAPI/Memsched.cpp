@@ -39,18 +39,12 @@ MlirLogicalResult memschedAnalyzeModule(MlirModule module, MlirStringRef device,
     return mlirLogicalResultFailure();
   }
   CostModel costModel(*spec);
-  std::vector<FunctionReport> reports;
-  bool anyFailed = false;
-  moduleOp.walk([&](func::FuncOp func) {
-    if (func.isExternal())
-      return;
-    reports.push_back(analyzeFunction(func, costModel));
-    anyFailed |= reports.back().status == TensorGraphStatus::Failed;
-  });
-  if (anyFailed)
+  FailureOr<std::vector<FunctionReport>> reports =
+      analyzeModule(moduleOp, costModel);
+  if (failed(reports))
     return mlirLogicalResultFailure();
   detail::CallbackOstream stream(callback, userData);
-  stream << llvm::formatv("{0:2}", toJSON(reports));
+  stream << llvm::formatv("{0:2}", toJSON(*reports));
   stream.flush();
   return mlirLogicalResultSuccess();
 }

@@ -66,26 +66,20 @@ void ReportPass::runOnOperation() {
 
   ReportOptions reportOptions;
   reportOptions.includeTimeline = timeline;
-  std::vector<FunctionReport> reports;
-  bool anyFailed = false;
-  module.walk([&](func::FuncOp func) {
-    if (func.isExternal())
-      return;
-    reports.push_back(analyzeFunction(func, costModel));
-    anyFailed |= reports.back().status == TensorGraphStatus::Failed;
-  });
-  if (anyFailed)
+  FailureOr<std::vector<FunctionReport>> reports =
+      analyzeModule(module, costModel);
+  if (failed(reports))
     return signalPassFailure();
 
   if (failed(writeOutput(module, output, [&](raw_ostream &os) {
         if (format == "json")
-          os << llvm::formatv("{0:2}", toJSON(reports, reportOptions)) << "\n";
+          os << llvm::formatv("{0:2}", toJSON(*reports, reportOptions)) << "\n";
         else
-          printTextReport(reports, os);
+          printTextReport(*reports, os);
       })))
     return signalPassFailure();
   if (!trace.empty() && failed(writeOutput(module, trace, [&](raw_ostream &os) {
-        writeChromeTrace(reports, os);
+        writeChromeTrace(*reports, os);
       })))
     return signalPassFailure();
   markAllAnalysesPreserved();

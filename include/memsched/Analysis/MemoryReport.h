@@ -18,6 +18,7 @@
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/TimeModel.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -57,6 +58,12 @@ struct ReportOptions {
 /// Builds the graph of `func` and computes its figures in program order.
 /// Diagnostics from the graph builder are emitted on the IR.
 FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
+
+/// Analyzes every function with a body in `module`, in walk order. Fails
+/// when some function cannot be analyzed (its error is already emitted);
+/// skipped functions are reported as such.
+FailureOr<std::vector<FunctionReport>>
+analyzeModule(ModuleOp module, const CostModel &costModel);
 
 /// Returns the JSON object of one function, with the contract's field names.
 llvm::json::Object toJSON(const FunctionReport &report,
