@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -27,6 +28,29 @@ std::string mlir::memsched::formatBytes(int64_t bytes) {
     os << bytes << " B";
   else
     os << llvm::format("%.2f %s", value, units[unit]);
+  return text;
+}
+
+/// Converts an attribute of a `memsched.*` dictionary to JSON: numbers,
+/// booleans, strings and nested dictionaries; anything else as its text.
+static llvm::json::Value attributeToJSON(Attribute attr) {
+  if (auto boolAttr = dyn_cast<BoolAttr>(attr))
+    return boolAttr.getValue();
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
+    return intAttr.getInt();
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
+    return floatAttr.getValueAsDouble();
+  if (auto stringAttr = dyn_cast<StringAttr>(attr))
+    return stringAttr.getValue().str();
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute entry : dict)
+      object[entry.getName().getValue()] = attributeToJSON(entry.getValue());
+    return object;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
   return text;
 }
 
@@ -71,6 +95,11 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.timeline = std::move(*timeline);
   for (TaskId task : order)
     report.stepNames.push_back(problem.task(task).name);
+  if (auto reorder = func->getAttrOfType<DictionaryAttr>(kReorderAttrName)) {
+    llvm::json::Value value = attributeToJSON(reorder);
+    if (llvm::json::Object *object = value.getAsObject())
+      report.reorder = std::move(*object);
+  }
   return report;
 }
 
@@ -105,6 +134,8 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["max_live_bytes"] = report.maxLiveBytes;
   object["modeled_time_s"] = report.modeledTimeSeconds;
   object["device"] = report.device;
+  if (!report.reorder.empty())
+    object["reorder"] = llvm::json::Object(report.reorder);
   if (options.includeTimeline) {
     llvm::json::Array ops, starts, ends, live;
     for (size_t step = 0; step < report.stepNames.size(); ++step) {
@@ -153,6 +184,18 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
        << llvm::right_justify(
               llvm::formatv("{0:e3} s", report.modeledTimeSeconds).str(), 12)
        << "  (device " << report.device << ")\n";
+    if (!report.reorder.empty()) {
+      auto integer = [&](StringRef key) {
+        return report.reorder.getInteger(key).value_or(0);
+      };
+      std::optional<StringRef> chosen = report.reorder.getString("chosen");
+      std::optional<bool> optimal = report.reorder.getBoolean("optimal");
+      os << "  " << llvm::left_justify("reordered by", 22)
+         << llvm::right_justify(chosen.value_or("?"), 12)
+         << (optimal.value_or(false) ? "  (proven optimal)" : "") << "\n";
+      row("peak before reorder", integer("peak_before_bytes"));
+      row("peak after reorder", integer("peak_after_bytes"));
+    }
   }
 }
 

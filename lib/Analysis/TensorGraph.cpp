@@ -23,6 +23,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -311,6 +312,18 @@ void TensorGraphBuilder::run() {
       if (Operation *def = operand.getDefiningOp()) {
         TaskId defTask = graph.getTask(def);
         if (value.producer != defTask && defTask != kNoId)
+          problem.addDependence(defTask, taskId);
+      }
+    }
+    // Payload regions may use values defined in the body (e.g. a scalar
+    // captured by a linalg.generic); their definitions must stay before.
+    if (op.getNumRegions() != 0) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(op.getRegions(), captured);
+      for (Value value : captured) {
+        Operation *def = value.getDefiningOp();
+        TaskId defTask = def ? graph.getTask(def) : kNoId;
+        if (defTask != kNoId && defTask != taskId)
           problem.addDependence(defTask, taskId);
       }
     }

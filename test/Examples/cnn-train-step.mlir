@@ -2,6 +2,12 @@
 // RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-report=output=%t.report -canonicalize -cse -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.transformed
 // RUN: diff %t.original %t.transformed
 // RUN: FileCheck %s --input-file=%t.original
+// Every scheduler's order gives bit-identical results (-mlir-print-op-on-diagnostic=false keeps the remark short).
+// RUN: for algorithm in auto xla-list xla-dfs postorder inductor-lpmf inductor-bfs inductor-dfs; do \
+// RUN:   memsched-opt %examples/cnn_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-reorder=algorithm=$algorithm -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.remark.$algorithm | %run_harness > %t.reordered.$algorithm && \
+// RUN:   diff %t.original %t.reordered.$algorithm && FileCheck %s --check-prefix=REMARK --input-file=%t.remark.$algorithm || exit 1; \
+// RUN: done
+// REMARK: remark: memsched-reorder: peak
 // 7 headers + 1 (loss) + 4*1*3*3 (dw1) + 4 (db1) + 8*4*3*3 (dw2) + 8 (db2)
 // + 72*10 (dw3) + 10 (db3) = 7 + 1 + 36 + 4 + 288 + 8 + 720 + 10 = 1074.
 // RUN: count 1074 < %t.original

@@ -2,6 +2,12 @@
 // RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-report=output=%t.report -canonicalize -cse -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.transformed
 // RUN: diff %t.original %t.transformed
 // RUN: FileCheck %s --input-file=%t.original
+// Every scheduler's order gives bit-identical results (-mlir-print-op-on-diagnostic=false keeps the remark short).
+// RUN: for algorithm in auto xla-list xla-dfs postorder inductor-lpmf inductor-bfs inductor-dfs; do \
+// RUN:   memsched-opt %examples/mlp_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-reorder=algorithm=$algorithm -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.remark.$algorithm | %run_harness > %t.reordered.$algorithm && \
+// RUN:   diff %t.original %t.reordered.$algorithm && FileCheck %s --check-prefix=REMARK --input-file=%t.remark.$algorithm || exit 1; \
+// RUN: done
+// REMARK: remark: memsched-reorder: peak
 // 7 headers + 1 (loss) + 32*64 (dw1) + 64 (db1) + 64*64 (dw2) + 64 (db2)
 // + 64*10 (dw3) + 10 (db3) = 7 + 1 + 2048 + 64 + 4096 + 64 + 640 + 10 = 6930.
 // RUN: count 6930 < %t.original

@@ -46,6 +46,9 @@ struct FunctionReport {
   scheduling::Timeline timeline;
   /// Op names per step, for traces.
   std::vector<std::string> stepNames;
+  /// The `memsched.reorder` dictionary memsched-reorder left on the
+  /// function, as JSON; empty if the function was not reordered.
+  llvm::json::Object reorder;
 };
 
 /// What optional parts a JSON report includes.

@@ -80,4 +80,43 @@ def MemschedExecHarnessPass : Pass<"memsched-exec-harness", "mlir::ModuleOp"> {
   ];
 }
 
+def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
+  let summary = "Reorder ops to minimise the peak memory of the function";
+  let description = [{
+    Builds the tensor graph of the function, computes a topological order of
+    its ops that minimises the peak of live transient bytes (the memory model
+    of the guide), and moves the ops into that order. Data dependences,
+    write-after-read constraints of in-place writes and the relative order of
+    side-effecting ops are kept, so results are unchanged.
+
+    `algorithm=` selects the scheduler: `auto` (default: exact search on
+    small graphs, Liu's optimal traversal on trees, otherwise the best of
+    every heuristic below refined by exact re-ordering of windows around the
+    peak; never worse than the input order), `program` (keep the order),
+    `exact`, `liu`, `liu-postorder`, `postorder`, `xla-list` (alias `list`),
+    `xla-dfs` (alias `dfs`), `inductor-lpmf` (`lpmf`), `inductor-bfs`
+    (`bfs`), `inductor-dfs`, `xla` (best of XLA's three) and `inductor`
+    (best of Inductor's three and the input order). A single heuristic is
+    applied even when it is worse than the input order.
+
+    The pass emits a remark with the peak before and after, and attaches a
+    `memsched.reorder` dictionary to the function that `memsched-report`
+    includes in its report. If the rebuilt graph of the new order models a
+    higher peak than the input (which a different in-place decision by the
+    graph builder could cause), the input order is restored.
+  }];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", "\"auto\"",
+           "Scheduler: auto, program, exact, liu, liu-postorder, postorder, "
+           "xla-list, xla-dfs, inductor-lpmf, inductor-bfs, inductor-dfs, "
+           "xla or inductor">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
+           "Wall-clock budget of auto and exact, in milliseconds">,
+    Option<"exactMaxTasks", "exact-max-tasks", "int64_t", "64",
+           "Largest part between cut ops the exact search takes on">,
+    Option<"device", "device", "std::string", "\"h100\"",
+           "Device preset or .json file (for op workspaces and costs)">,
+  ];
+}
+
 #endif // MEMSCHED_TRANSFORMS_PASSES_TD

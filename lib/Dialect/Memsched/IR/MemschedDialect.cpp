@@ -76,5 +76,12 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << attribute.getValue();
     return success();
   }
+  if (name == kReorderAttrName) {
+    if (!isa<DictionaryAttr>(attribute.getValue()))
+      return op->emitOpError()
+             << "expects '" << kReorderAttrName << "' to be a dictionary, got "
+             << attribute.getValue();
+    return success();
+  }
   return op->emitOpError() << "has unknown memsched attribute '" << name << "'";
 }

@@ -22,6 +22,9 @@ namespace mlir::memsched {
 inline constexpr llvm::StringLiteral kCostAttrName = "memsched.cost";
 /// Name of the attribute holding an op's workspace in bytes.
 inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
+/// Dictionary a function carries after memsched-reorder: what the pass chose
+/// and the peaks before and after (read back by memsched-report).
+inline constexpr llvm::StringLiteral kReorderAttrName = "memsched.reorder";
 
 /// Returns the value of an integer attribute that holds a non-negative number
 /// that fits in int64_t (unsigned types read as unsigned), else std::nullopt.

@@ -1,0 +1,217 @@
+//===- Reorder.h - Topological orders that minimise peak memory -*- C++ -*-===//
+//
+// This file declares the memory-aware schedulers: the tree algorithms of Liu,
+// the heuristics production compilers use (XLA's and Inductor's), an exact
+// search over down-sets, a windowed exact improvement for large graphs, and
+// `auto`, which combines them. Every scheduler returns a topological order of
+// all tasks of a Problem; peaks are measured with simulateMemory().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_SCHEDULING_REORDER_H
+#define MEMSCHED_SCHEDULING_REORDER_H
+
+#include "memsched/Scheduling/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace memsched {
+namespace scheduling {
+
+//===----------------------------------------------------------------------===//
+// Baseline heuristics. Each runs in O((tasks + uses + edges) log tasks) and
+// accepts any valid problem; ties are broken by program order.
+//===----------------------------------------------------------------------===//
+
+/// Plain post-order DFS from the sinks, predecessors in program order (XLA's
+/// PostOrderScheduler).
+std::vector<TaskId> schedulePostorder(const Problem &problem);
+
+/// XLA's ListMemoryScheduler: among ready tasks, pick the one maximising
+/// (bytes freed - bytes newly allocated, number of buffers it uses).
+std::vector<TaskId> scheduleXlaList(const Problem &problem);
+
+/// XLA's DFSMemoryScheduler: post-order DFS from the sinks, visiting
+/// predecessors by decreasing transitive extra users, then decreasing
+/// transitive bytes.
+std::vector<TaskId> scheduleXlaDfs(const Problem &problem);
+
+/// Inductor's least-peak-memory-first sort: among ready tasks, pick the one
+/// minimising (max(live + allocated + workspace, peak so far), allocated -
+/// freed, program index).
+std::vector<TaskId> scheduleInductorLpmf(const Problem &problem);
+
+/// Inductor's BFS sort: ready tasks by the sorted (latest first) positions of
+/// their predecessors, lexicographically smallest first.
+std::vector<TaskId> scheduleInductorBfs(const Problem &problem);
+
+/// Inductor's DFS sort: DFS over all tasks in ascending order of the bytes
+/// they touch, predecessors first, also in ascending order of bytes.
+std::vector<TaskId> scheduleInductorDfs(const Problem &problem);
+
+//===----------------------------------------------------------------------===//
+// Trees.
+//===----------------------------------------------------------------------===//
+
+/// The shape of a problem in the tree model of Liu: each transient buffer is
+/// used by one task, or by a task and its unique successor (in-tree) or
+/// predecessor (out-tree), and only the root's buffers may be live to the end.
+enum class TreeKind { NotATree, InTree, OutTree };
+
+/// Classifies \p problem. A forest counts as a tree (a virtual root joins the
+/// roots). Out-trees may not have buffers live to the end.
+TreeKind classifyTree(const Problem &problem);
+
+/// Liu's optimal traversal (1987; hill-valley segments), exact for in- and
+/// out-trees. Returns std::nullopt if the problem is not a tree.
+std::optional<std::vector<TaskId>> scheduleLiuOptimal(const Problem &problem);
+
+/// Liu's best post-order (1986): subtrees in non-increasing order of peak
+/// minus residual. Returns std::nullopt if the problem is not a tree.
+std::optional<std::vector<TaskId>> scheduleLiuPostorder(const Problem &problem);
+
+//===----------------------------------------------------------------------===//
+// Exact search.
+//===----------------------------------------------------------------------===//
+
+/// Limits of the exact search.
+struct ExactOptions {
+  /// The search gives up after visiting this many down-sets (per component).
+  int64_t maxStates = 2'000'000;
+  /// Wall-clock limit in seconds; <= 0 means none.
+  double timeLimitSeconds = 10.0;
+  /// A known order (e.g. a heuristic's); the search only looks for strictly
+  /// better ones and returns this one, proven optimal, if there is none.
+  std::optional<std::vector<TaskId>> upperBoundOrder;
+};
+
+/// Outcome of the exact search.
+struct ExactResult {
+  /// Whether the returned order is proven optimal.
+  bool isOptimal = false;
+  /// Why the search stopped early (state or time limit); empty if optimal.
+  std::string limitReason;
+  /// The best order found: optimal if isOptimal, otherwise the upper bound
+  /// order if one was given, otherwise empty.
+  std::vector<TaskId> order;
+  /// Peak transient bytes of `order` (0 if empty).
+  int64_t peakTransientBytes = 0;
+  /// Down-sets visited.
+  int64_t statesVisited = 0;
+};
+
+/// Minimises peak transient bytes exactly: the problem is split at cut tasks
+/// (tasks ordered with respect to every other task), which is exact in this
+/// memory model, and each part is solved by a best-first search over
+/// down-sets with bottleneck costs and admissible bounds.
+ExactResult solveExact(const Problem &problem, const ExactOptions &options);
+
+//===----------------------------------------------------------------------===//
+// Improvement of a given order.
+//===----------------------------------------------------------------------===//
+
+/// Limits of the windowed search.
+struct WindowSearchOptions {
+  /// Number of consecutive positions re-optimised exactly at a time; grows by
+  /// 4 up to maxWindow when a window size stops helping.
+  int window = 12;
+  int maxWindow = 24;
+  /// Down-sets visited per window before it is abandoned.
+  int64_t maxStatesPerWindow = 200'000;
+  /// Wall-clock limit in seconds; <= 0 means none.
+  double timeLimitSeconds = 1.0;
+};
+
+/// Lowers the peak of \p order by re-ordering, exactly, windows of
+/// consecutive positions around the peak steps; the tasks outside a window
+/// keep their positions, so only steps inside it change. Never returns a
+/// worse order.
+std::vector<TaskId> improveByWindows(const Problem &problem,
+                                     std::vector<TaskId> order,
+                                     const WindowSearchOptions &options);
+
+//===----------------------------------------------------------------------===//
+// The user-facing entry point.
+//===----------------------------------------------------------------------===//
+
+/// Algorithms users can ask for by name.
+enum class ReorderAlgorithm {
+  /// Exact if small, Liu on trees, otherwise the best of every candidate
+  /// plus windowed search; never worse than program order.
+  Auto,
+  Program,
+  Exact,
+  Liu,
+  LiuPostorder,
+  Postorder,
+  XlaList,
+  XlaDfs,
+  InductorLpmf,
+  InductorBfs,
+  InductorDfs,
+  /// XLA's DefaultMemoryScheduler: the best of list, DFS and post-order.
+  XlaBest,
+  /// Inductor's reorder_for_peak_memory: the best of LPMF, BFS, DFS and the
+  /// program order.
+  InductorBest,
+};
+
+/// The name users type for \p algorithm (e.g. "xla-list").
+const char *getReorderAlgorithmName(ReorderAlgorithm algorithm);
+/// Parses a name produced by getReorderAlgorithmName().
+std::optional<ReorderAlgorithm> parseReorderAlgorithm(const std::string &name);
+/// All names, comma-separated, for diagnostics and help texts.
+std::string getReorderAlgorithmNames();
+
+/// Options of reorder().
+struct ReorderOptions {
+  ReorderAlgorithm algorithm = ReorderAlgorithm::Auto;
+  /// Wall-clock budget for `auto` and `exact`, in seconds.
+  double timeLimitSeconds = 2.0;
+  /// `auto` runs the exact search only on problems with at most this many
+  /// tasks; `exact` fails above it.
+  int64_t exactMaxTasks = 64;
+  /// Down-set limit of the exact search.
+  int64_t exactMaxStates = 2'000'000;
+};
+
+/// Peak of one candidate order that reorder() evaluated.
+struct CandidateResult {
+  std::string algorithm;
+  int64_t peakTransientBytes = 0;
+  double seconds = 0.0;
+};
+
+/// Result of reorder().
+struct ReorderResult {
+  std::vector<TaskId> order;
+  /// The algorithm whose order was kept.
+  std::string chosenAlgorithm;
+  int64_t peakTransientBytes = 0;
+  int64_t programPeakTransientBytes = 0;
+  /// computeLowerBoundTransientBytes() of the problem.
+  int64_t lowerBoundTransientBytes = 0;
+  /// Whether `order` is proven optimal (exact search or Liu on a tree).
+  bool isOptimal = false;
+  /// Every candidate evaluated, in evaluation order.
+  std::vector<CandidateResult> candidates;
+  double seconds = 0.0;
+};
+
+/// Computes an order with \p options.algorithm. Fails, explaining in
+/// \p error, if the problem is invalid, if `liu`/`liu-postorder` is asked for
+/// on a non-tree, or if `exact` is asked for above exactMaxTasks or cannot
+/// finish within its limits.
+std::optional<ReorderResult> reorder(const Problem &problem,
+                                     const ReorderOptions &options,
+                                     std::string *error = nullptr);
+
+} // namespace scheduling
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_SCHEDULING_REORDER_H

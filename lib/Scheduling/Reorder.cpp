@@ -1,0 +1,316 @@
+//===- Reorder.cpp - Choosing and combining the schedulers ----------------===//
+//
+// This file implements reorder(), the entry point behind the
+// memsched-reorder pass: it runs the requested scheduler, or for `auto` the
+// portfolio (program order, Liu on trees, every baseline heuristic, the
+// exact search where the parts between cut tasks are small, and the windowed
+// search otherwise), and keeps the order of lowest peak.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/Reorder.h"
+#include "ScheduleGraph.h"
+#include "SubsetSearch.h"
+#include "memsched/Scheduling/MemorySimulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+using namespace mlir::memsched::scheduling;
+using namespace mlir::memsched::scheduling::detail;
+
+namespace {
+struct AlgorithmName {
+  ReorderAlgorithm algorithm;
+  const char *name;
+};
+
+constexpr AlgorithmName kAlgorithmNames[] = {
+    {ReorderAlgorithm::Auto, "auto"},
+    {ReorderAlgorithm::Program, "program"},
+    {ReorderAlgorithm::Exact, "exact"},
+    {ReorderAlgorithm::Liu, "liu"},
+    {ReorderAlgorithm::LiuPostorder, "liu-postorder"},
+    {ReorderAlgorithm::Postorder, "postorder"},
+    {ReorderAlgorithm::XlaList, "xla-list"},
+    {ReorderAlgorithm::XlaDfs, "xla-dfs"},
+    {ReorderAlgorithm::InductorLpmf, "inductor-lpmf"},
+    {ReorderAlgorithm::InductorBfs, "inductor-bfs"},
+    {ReorderAlgorithm::InductorDfs, "inductor-dfs"},
+    {ReorderAlgorithm::XlaBest, "xla"},
+    {ReorderAlgorithm::InductorBest, "inductor"},
+};
+
+/// Short spellings accepted on input.
+constexpr AlgorithmName kAliases[] = {
+    {ReorderAlgorithm::XlaList, "list"},
+    {ReorderAlgorithm::XlaDfs, "dfs"},
+    {ReorderAlgorithm::InductorLpmf, "lpmf"},
+    {ReorderAlgorithm::InductorBfs, "bfs"},
+};
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Runs schedulers, records each as a candidate and keeps the best order.
+class Portfolio {
+public:
+  Portfolio(const ScheduleGraph &graph, ReorderResult &result)
+      : graph(graph), result(result) {}
+
+  /// Runs `scheduler` as candidate `name`; returns its peak.
+  int64_t run(const std::string &name,
+              const std::function<std::vector<TaskId>()> &scheduler) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<TaskId> order = scheduler();
+    return add(name, std::move(order), secondsSince(start));
+  }
+
+  /// Records an order computed elsewhere.
+  int64_t add(const std::string &name, std::vector<TaskId> order,
+              double seconds) {
+    std::vector<int32_t> dense(order.begin(), order.end());
+    int64_t peak = computePeak(graph, dense);
+    result.candidates.push_back({name, peak, seconds});
+    if (result.order.empty() || peak < result.peakTransientBytes) {
+      result.order = std::move(order);
+      result.peakTransientBytes = peak;
+      result.chosenAlgorithm = name;
+    }
+    return peak;
+  }
+
+private:
+  const ScheduleGraph &graph;
+  ReorderResult &result;
+};
+
+int32_t largestComponent(const ScheduleGraph &graph,
+                         const std::vector<TaskId> &order) {
+  std::vector<int32_t> dense(order.begin(), order.end());
+  int32_t largest = 0;
+  for (auto [begin, end] : findComponents(graph, dense))
+    largest = std::max(largest, end - begin);
+  return largest;
+}
+
+void setError(std::string *error, const std::string &message) {
+  if (error)
+    *error = message;
+}
+} // namespace
+
+const char *mlir::memsched::scheduling::getReorderAlgorithmName(
+    ReorderAlgorithm algorithm) {
+  for (const AlgorithmName &entry : kAlgorithmNames)
+    if (entry.algorithm == algorithm)
+      return entry.name;
+  return "unknown";
+}
+
+std::optional<ReorderAlgorithm>
+mlir::memsched::scheduling::parseReorderAlgorithm(const std::string &name) {
+  for (const AlgorithmName &entry : kAlgorithmNames)
+    if (name == entry.name)
+      return entry.algorithm;
+  for (const AlgorithmName &entry : kAliases)
+    if (name == entry.name)
+      return entry.algorithm;
+  return std::nullopt;
+}
+
+std::string mlir::memsched::scheduling::getReorderAlgorithmNames() {
+  std::string names;
+  for (const AlgorithmName &entry : kAlgorithmNames) {
+    if (!names.empty())
+      names += ", ";
+    names += entry.name;
+  }
+  return names;
+}
+
+std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
+    const Problem &problem, const ReorderOptions &options, std::string *error) {
+  std::string why;
+  if (!problem.verify(&why)) {
+    setError(error, "invalid scheduling problem: " + why);
+    return std::nullopt;
+  }
+  auto start = std::chrono::steady_clock::now();
+  Deadline deadline(options.timeLimitSeconds);
+  ScheduleGraph graph(problem);
+  ReorderResult result;
+  result.lowerBoundTransientBytes = computeLowerBoundTransientBytes(problem);
+  std::vector<TaskId> program(graph.topologicalOrder().begin(),
+                              graph.topologicalOrder().end());
+  if (problem.isTopologicalOrder(problem.programOrder()))
+    program = problem.programOrder();
+
+  Portfolio portfolio(graph, result);
+  result.programPeakTransientBytes = portfolio.add("program", program, 0.0);
+  auto finish = [&]() -> std::optional<ReorderResult> {
+    result.seconds = secondsSince(start);
+    return result;
+  };
+
+  auto runTree = [&](ReorderAlgorithm algorithm) -> bool {
+    bool optimal = algorithm == ReorderAlgorithm::Liu;
+    std::optional<std::vector<TaskId>> order;
+    auto begin = std::chrono::steady_clock::now();
+    order =
+        optimal ? scheduleLiuOptimal(problem) : scheduleLiuPostorder(problem);
+    if (!order)
+      return false;
+    portfolio.add(getReorderAlgorithmName(algorithm), std::move(*order),
+                  secondsSince(begin));
+    // Liu's traversal is optimal, so it also ties with anything else.
+    if (optimal) {
+      result.isOptimal = true;
+      result.chosenAlgorithm = "liu";
+    }
+    return true;
+  };
+
+  auto runXla = [&]() {
+    portfolio.run("xla-list", [&] { return scheduleXlaList(problem); });
+    portfolio.run("xla-dfs", [&] { return scheduleXlaDfs(problem); });
+    portfolio.run("postorder", [&] { return schedulePostorder(problem); });
+  };
+  auto runInductor = [&]() {
+    portfolio.run("inductor-lpmf",
+                  [&] { return scheduleInductorLpmf(problem); });
+    portfolio.run("inductor-bfs", [&] { return scheduleInductorBfs(problem); });
+    portfolio.run("inductor-dfs", [&] { return scheduleInductorDfs(problem); });
+  };
+
+  // Single schedulers replace the program order even when worse: the user
+  // asked for them by name.
+  auto only = [&](const char *name,
+                  const std::function<std::vector<TaskId>()> &scheduler) {
+    ReorderResult single = result;
+    single.candidates.clear();
+    Portfolio one(graph, single);
+    single.order.clear();
+    one.run(name, scheduler);
+    single.candidates.insert(single.candidates.begin(), result.candidates[0]);
+    result = std::move(single);
+  };
+
+  switch (options.algorithm) {
+  case ReorderAlgorithm::Program:
+    return finish();
+  case ReorderAlgorithm::Liu:
+  case ReorderAlgorithm::LiuPostorder: {
+    result.order.clear();
+    if (!runTree(options.algorithm)) {
+      setError(error, std::string("algorithm '") +
+                          getReorderAlgorithmName(options.algorithm) +
+                          "' needs an in-tree or out-tree: every buffer "
+                          "used by one task or by a task and its only "
+                          "successor (or predecessor)");
+      return std::nullopt;
+    }
+    return finish();
+  }
+  case ReorderAlgorithm::Postorder:
+    only("postorder", [&] { return schedulePostorder(problem); });
+    return finish();
+  case ReorderAlgorithm::XlaList:
+    only("xla-list", [&] { return scheduleXlaList(problem); });
+    return finish();
+  case ReorderAlgorithm::XlaDfs:
+    only("xla-dfs", [&] { return scheduleXlaDfs(problem); });
+    return finish();
+  case ReorderAlgorithm::InductorLpmf:
+    only("inductor-lpmf", [&] { return scheduleInductorLpmf(problem); });
+    return finish();
+  case ReorderAlgorithm::InductorBfs:
+    only("inductor-bfs", [&] { return scheduleInductorBfs(problem); });
+    return finish();
+  case ReorderAlgorithm::InductorDfs:
+    only("inductor-dfs", [&] { return scheduleInductorDfs(problem); });
+    return finish();
+  case ReorderAlgorithm::XlaBest: {
+    // XLA picks among its own three, not against the input order.
+    result.order.clear();
+    result.candidates.clear();
+    runXla();
+    result.candidates.insert(result.candidates.begin(),
+                             {"program", result.programPeakTransientBytes, 0});
+    return finish();
+  }
+  case ReorderAlgorithm::InductorBest:
+    runInductor();
+    return finish();
+  case ReorderAlgorithm::Exact: {
+    int32_t largest = largestComponent(graph, program);
+    if (largest > options.exactMaxTasks) {
+      setError(error,
+               "algorithm 'exact' handles parts of at most " +
+                   std::to_string(options.exactMaxTasks) +
+                   " tasks between cut tasks, but this problem has a part "
+                   "of " +
+                   std::to_string(largest) + " tasks (use 'auto')");
+      return std::nullopt;
+    }
+    runXla();
+    runInductor();
+    ExactOptions exact;
+    exact.maxStates = options.exactMaxStates;
+    exact.timeLimitSeconds = deadline.secondsLeft();
+    exact.upperBoundOrder = result.order;
+    auto begin = std::chrono::steady_clock::now();
+    ExactResult solved = solveExact(problem, exact);
+    if (!solved.isOptimal) {
+      setError(error, "exact search did not finish: " + solved.limitReason);
+      return std::nullopt;
+    }
+    portfolio.add("exact", solved.order, secondsSince(begin));
+    result.isOptimal = true;
+    result.chosenAlgorithm = "exact";
+    return finish();
+  }
+  case ReorderAlgorithm::Auto:
+    break;
+  }
+
+  if (runTree(ReorderAlgorithm::Liu))
+    return finish();
+  runXla();
+  runInductor();
+  if (result.peakTransientBytes <= result.lowerBoundTransientBytes) {
+    result.isOptimal = true;
+    return finish();
+  }
+  if (largestComponent(graph, result.order) <= options.exactMaxTasks) {
+    ExactOptions exact;
+    exact.maxStates = options.exactMaxStates;
+    exact.timeLimitSeconds = deadline.secondsLeft() / 2;
+    exact.upperBoundOrder = result.order;
+    auto begin = std::chrono::steady_clock::now();
+    ExactResult solved = solveExact(problem, exact);
+    if (solved.isOptimal) {
+      portfolio.add("exact", solved.order, secondsSince(begin));
+      result.isOptimal = true;
+      result.chosenAlgorithm =
+          result.peakTransientBytes < solved.peakTransientBytes
+              ? result.chosenAlgorithm
+              : "exact";
+      return finish();
+    }
+  }
+  if (!deadline.expired()) {
+    WindowSearchOptions windows;
+    windows.timeLimitSeconds = deadline.secondsLeft();
+    auto begin = std::chrono::steady_clock::now();
+    std::string base = result.chosenAlgorithm;
+    std::vector<TaskId> improved =
+        improveByWindows(problem, result.order, windows);
+    portfolio.add("windows(" + base + ")", std::move(improved),
+                  secondsSince(begin));
+  }
+  return finish();
+}

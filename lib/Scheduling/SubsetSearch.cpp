@@ -1,0 +1,255 @@
+//===- SubsetSearch.cpp - Exact min-peak search over down-sets ------------===//
+//
+// The search is a best-first (A*) search in which a path's cost is the
+// highest step peak along it (a bottleneck cost). Two orders reaching the
+// same down-set leave the same buffers live, so only the lower bottleneck
+// is kept (the dynamic program over ready sets of Serenity). The admissible
+// estimate is the largest footprint of a task still to run; ties go to the
+// deepest state, so the search dives to a complete order quickly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SubsetSearch.h"
+
+#include <algorithm>
+#include <array>
+#include <queue>
+#include <tuple>
+#include <unordered_map>
+
+using namespace mlir::memsched::scheduling::detail;
+
+double Deadline::secondsLeft() const {
+  if (!enabled)
+    return 1e30;
+  return std::chrono::duration<double>(end - std::chrono::steady_clock::now())
+      .count();
+}
+
+int64_t mlir::memsched::scheduling::detail::computeLocalPeak(
+    const LocalProblem &problem, const std::vector<int32_t> &order) {
+  int32_t k = problem.numTasks();
+  std::vector<std::vector<int32_t>> taskBuffers(k);
+  std::vector<int32_t> remaining(problem.buffers.size());
+  int64_t live = problem.baseBytes;
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+    remaining[b] = static_cast<int32_t>(buffer.users.size());
+    for (int32_t user : buffer.users)
+      taskBuffers[user].push_back(static_cast<int32_t>(b));
+    if (buffer.liveAtStart)
+      live += buffer.bytes;
+  }
+  int64_t peak = 0;
+  for (int32_t task : order) {
+    int64_t allocated = 0, freed = 0;
+    for (int32_t b : taskBuffers[task]) {
+      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+      if (!buffer.liveAtStart &&
+          remaining[b] == static_cast<int32_t>(buffer.users.size()))
+        allocated += buffer.bytes;
+      if (--remaining[b] == 0 && !buffer.liveAtEnd)
+        freed += buffer.bytes;
+    }
+    peak = std::max(peak, live + allocated + problem.workspace[task]);
+    live += allocated - freed;
+  }
+  return peak;
+}
+
+namespace {
+template <int Words>
+struct Bits {
+  std::array<uint64_t, Words> words{};
+
+  void set(int32_t i) { words[i >> 6] |= uint64_t(1) << (i & 63); }
+  bool test(int32_t i) const { return (words[i >> 6] >> (i & 63)) & 1; }
+  bool intersects(const Bits &other) const {
+    for (int w = 0; w < Words; ++w)
+      if (words[w] & other.words[w])
+        return true;
+    return false;
+  }
+  bool isSubsetOf(const Bits &other) const {
+    for (int w = 0; w < Words; ++w)
+      if (words[w] & ~other.words[w])
+        return false;
+    return true;
+  }
+  bool operator==(const Bits &other) const { return words == other.words; }
+};
+
+template <int Words>
+struct BitsHash {
+  size_t operator()(const Bits<Words> &bits) const {
+    uint64_t hash = 0x9e3779b97f4a7c15ULL;
+    for (uint64_t word : bits.words) {
+      hash ^= word + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+      hash *= 0xbf58476d1ce4e5b9ULL;
+    }
+    return static_cast<size_t>(hash ^ (hash >> 31));
+  }
+};
+
+template <int Words>
+LocalResult search(const LocalProblem &problem, int64_t upperBound,
+                   int64_t goodEnough, int64_t maxStates,
+                   const Deadline &deadline) {
+  using Set = Bits<Words>;
+  int32_t k = problem.numTasks();
+  size_t numBuffers = problem.buffers.size();
+
+  std::vector<Set> predMask(k), userMask(numBuffers);
+  std::vector<std::vector<int32_t>> taskBuffers(k);
+  for (int32_t task = 0; task < k; ++task)
+    for (int32_t pred : problem.preds[task])
+      predMask[task].set(pred);
+  int64_t startLive = problem.baseBytes, alwaysLive = problem.baseBytes;
+  for (size_t b = 0; b < numBuffers; ++b) {
+    const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+    for (int32_t user : buffer.users) {
+      userMask[b].set(user);
+      taskBuffers[user].push_back(static_cast<int32_t>(b));
+    }
+    if (buffer.liveAtStart)
+      startLive += buffer.bytes;
+    if (buffer.liveAtStart && buffer.liveAtEnd)
+      alwaysLive += buffer.bytes;
+  }
+  // Every task's step holds at least its own buffers, its workspace and the
+  // buffers live throughout; the largest such footprint among the tasks left
+  // bounds every completion from below.
+  std::vector<int64_t> footprint(k);
+  for (int32_t task = 0; task < k; ++task) {
+    footprint[task] = alwaysLive + problem.workspace[task];
+    for (int32_t b : taskBuffers[task]) {
+      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+      if (!(buffer.liveAtStart && buffer.liveAtEnd))
+        footprint[task] += buffer.bytes;
+    }
+  }
+  std::vector<int32_t> byFootprint(k);
+  for (int32_t task = 0; task < k; ++task)
+    byFootprint[task] = task;
+  std::stable_sort(
+      byFootprint.begin(), byFootprint.end(),
+      [&](int32_t a, int32_t b) { return footprint[a] > footprint[b]; });
+  auto estimate = [&](const Set &done) -> int64_t {
+    for (int32_t task : byFootprint)
+      if (!done.test(task))
+        return footprint[task];
+    return 0;
+  };
+
+  struct State {
+    Set done;
+    int64_t bottleneck;
+    int64_t live;
+    int64_t key;
+    int32_t parent;
+    int32_t task;
+    int32_t depth;
+  };
+  std::vector<State> states;
+  std::unordered_map<Set, int32_t, BitsHash<Words>> index;
+  // Min-heap on (key, -depth, live, state).
+  using Entry = std::tuple<int64_t, int32_t, int64_t, int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+
+  LocalResult result;
+  Set empty;
+  int64_t rootKey = std::max(estimate(empty), goodEnough);
+  states.push_back({empty, 0, startLive, rootKey, -1, -1, 0});
+  index.emplace(empty, 0);
+  open.emplace(rootKey, 0, startLive, 0);
+
+  int64_t pops = 0;
+  while (!open.empty()) {
+    auto [key, negDepth, live, id] = open.top();
+    open.pop();
+    const State current = states[id];
+    if (key != current.key || live != current.live)
+      continue;
+    if (current.depth == k) {
+      result.complete = true;
+      result.found = current.bottleneck < upperBound;
+      result.peak = current.bottleneck;
+      for (int32_t s = id; states[s].parent >= 0; s = states[s].parent)
+        result.order.push_back(states[s].task);
+      std::reverse(result.order.begin(), result.order.end());
+      result.statesVisited = static_cast<int64_t>(states.size());
+      return result;
+    }
+    if ((++pops & 255) == 0 && deadline.expired()) {
+      result.limitReason = "time limit reached";
+      result.statesVisited = static_cast<int64_t>(states.size());
+      return result;
+    }
+    for (int32_t task = 0; task < k; ++task) {
+      if (current.done.test(task) || !predMask[task].isSubsetOf(current.done))
+        continue;
+      int64_t allocated = 0;
+      for (int32_t b : taskBuffers[task])
+        if (!problem.buffers[b].liveAtStart &&
+            !userMask[b].intersects(current.done))
+          allocated += problem.buffers[b].bytes;
+      int64_t bottleneck =
+          std::max(current.bottleneck,
+                   current.live + allocated + problem.workspace[task]);
+      if (bottleneck >= upperBound)
+        continue;
+      Set next = current.done;
+      next.set(task);
+      int64_t nextKey = std::max({bottleneck, estimate(next), current.key});
+      if (nextKey >= upperBound)
+        continue;
+      int64_t freed = 0;
+      for (int32_t b : taskBuffers[task])
+        if (!problem.buffers[b].liveAtEnd && userMask[b].isSubsetOf(next))
+          freed += problem.buffers[b].bytes;
+      int64_t nextLive = current.live + allocated - freed;
+      auto [it, inserted] =
+          index.emplace(next, static_cast<int32_t>(states.size()));
+      if (inserted) {
+        if (static_cast<int64_t>(states.size()) >= maxStates) {
+          result.limitReason = "state limit reached";
+          result.statesVisited = static_cast<int64_t>(states.size());
+          return result;
+        }
+        states.push_back(
+            {next, bottleneck, nextLive, nextKey, id, task, current.depth + 1});
+      } else {
+        State &known = states[it->second];
+        if (known.bottleneck <= bottleneck)
+          continue;
+        known.bottleneck = bottleneck;
+        known.key = nextKey;
+        known.parent = id;
+        known.task = task;
+      }
+      open.emplace(nextKey, -(current.depth + 1), nextLive, it->second);
+    }
+  }
+  // Nothing beats the upper bound.
+  result.complete = true;
+  result.statesVisited = static_cast<int64_t>(states.size());
+  return result;
+}
+} // namespace
+
+LocalResult mlir::memsched::scheduling::detail::searchDownSets(
+    const LocalProblem &problem, int64_t upperBound, int64_t goodEnough,
+    int64_t maxStates, const Deadline &deadline) {
+  int32_t k = problem.numTasks();
+  if (k <= 64)
+    return search<1>(problem, upperBound, goodEnough, maxStates, deadline);
+  if (k <= 128)
+    return search<2>(problem, upperBound, goodEnough, maxStates, deadline);
+  if (k <= 256)
+    return search<4>(problem, upperBound, goodEnough, maxStates, deadline);
+  if (k <= kMaxLocalTasks)
+    return search<8>(problem, upperBound, goodEnough, maxStates, deadline);
+  LocalResult result;
+  result.limitReason = "too many tasks for the exact search";
+  return result;
+}

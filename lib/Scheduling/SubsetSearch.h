@@ -1,0 +1,98 @@
+//===- SubsetSearch.h - Exact min-peak search over down-sets ----*- C++ -*-===//
+//
+// This file declares the exact engine shared by the exact solver and the
+// windowed search: a best-first search over down-sets (sets of scheduled
+// tasks closed under predecessors) of a small local problem whose boundary
+// (buffers live before it starts, after it ends, or throughout) is fixed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_LIB_SCHEDULING_SUBSETSEARCH_H
+#define MEMSCHED_LIB_SCHEDULING_SUBSETSEARCH_H
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace memsched {
+namespace scheduling {
+namespace detail {
+
+/// The most tasks a local problem may have.
+inline constexpr int32_t kMaxLocalTasks = 512;
+
+/// A contiguous part of a schedule: its tasks may be permuted, everything
+/// before it has run and everything after it waits for it.
+struct LocalProblem {
+  struct LocalBuffer {
+    int64_t bytes = 0;
+    /// Local tasks touching the buffer.
+    std::vector<int32_t> users;
+    /// Live when the part starts (a user ran before it).
+    bool liveAtStart = false;
+    /// Still live when the part ends (a user runs after it, or it escapes).
+    bool liveAtEnd = false;
+  };
+  /// Predecessors of each local task among the local tasks.
+  std::vector<std::vector<int32_t>> preds;
+  std::vector<int64_t> workspace;
+  std::vector<LocalBuffer> buffers;
+  /// Bytes live during the whole part that no local task touches.
+  int64_t baseBytes = 0;
+
+  int32_t numTasks() const { return static_cast<int32_t>(preds.size()); }
+};
+
+/// A wall-clock deadline; a non-positive budget never expires.
+class Deadline {
+public:
+  explicit Deadline(double seconds)
+      : enabled(seconds > 0),
+        end(std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::duration<double>(seconds > 0 ? seconds : 0))) {}
+  bool expired() const {
+    return enabled && std::chrono::steady_clock::now() >= end;
+  }
+  /// Seconds left (a large number if disabled).
+  double secondsLeft() const;
+
+private:
+  bool enabled;
+  std::chrono::steady_clock::time_point end;
+};
+
+/// Outcome of searchDownSets().
+struct LocalResult {
+  /// The search ran to completion: `order` (if found) is optimal, or no
+  /// order beats `upperBound`.
+  bool complete = false;
+  /// An order with peak < upperBound was found.
+  bool found = false;
+  std::vector<int32_t> order;
+  int64_t peak = 0;
+  int64_t statesVisited = 0;
+  /// Why the search stopped early.
+  std::string limitReason;
+};
+
+/// Peak of a local order (every step, base included).
+int64_t computeLocalPeak(const LocalProblem &problem,
+                         const std::vector<int32_t> &order);
+
+/// Finds a local order of minimum peak among those with peak <
+/// `upperBound`. Orders with peak <= `goodEnough` are treated as optimal
+/// (pass 0 for a true optimum). Stops after `maxStates` down-sets or at the
+/// deadline.
+LocalResult searchDownSets(const LocalProblem &problem, int64_t upperBound,
+                           int64_t goodEnough, int64_t maxStates,
+                           const Deadline &deadline);
+
+} // namespace detail
+} // namespace scheduling
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_LIB_SCHEDULING_SUBSETSEARCH_H

@@ -1,0 +1,91 @@
+// RUN: rm -rf %t && split-file %s %t
+// RUN: memsched-opt %t/unknown-algorithm.mlir -verify-diagnostics -memsched-reorder=algorithm=fastest
+// RUN: memsched-opt %t/exact-too-large.mlir -verify-diagnostics -memsched-reorder="algorithm=exact exact-max-tasks=3"
+// RUN: memsched-opt %t/liu-not-a-tree.mlir -verify-diagnostics -memsched-reorder=algorithm=liu
+// RUN: memsched-opt %t/several-blocks.mlir -verify-diagnostics -memsched-reorder
+// RUN: memsched-opt %t/region-op.mlir -verify-diagnostics -memsched-reorder
+// RUN: memsched-opt %t/unknown-device.mlir -verify-diagnostics -memsched-reorder=device=tpu
+// RUN: memsched-opt %t/negative-limit.mlir -verify-diagnostics -memsched-reorder=time-limit-ms=-1
+// RUN: memsched-opt %t/dynamic.mlir -verify-diagnostics -memsched-reorder | FileCheck %t/dynamic.mlir
+
+// Tests that memsched-reorder rejects bad options and functions outside the
+// memory model with a diagnostic, and leaves the IR unchanged.
+
+//--- unknown-algorithm.mlir
+// expected-error @below {{memsched-reorder: unknown algorithm 'fastest'; expected one of: auto, program, exact, liu, liu-postorder, postorder, xla-list, xla-dfs, inductor-lpmf, inductor-bfs, inductor-dfs, xla, inductor}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+//--- exact-too-large.mlir
+// expected-error @below {{memsched-reorder: algorithm 'exact' handles parts of at most 3 tasks between cut tasks, but this problem has a part of 4 tasks (use 'auto')}}
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e0 = tensor.empty() : tensor<4xf32>
+  %a = linalg.exp ins(%x : tensor<4xf32>) outs(%e0 : tensor<4xf32>) -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %b = linalg.exp ins(%y : tensor<4xf32>) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+//--- liu-not-a-tree.mlir
+// %a is read by two ops, so its buffer joins three tasks: not a tree.
+// expected-error @below {{memsched-reorder: algorithm 'liu' needs an in-tree or out-tree}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e0 = tensor.empty() : tensor<4xf32>
+  %a = linalg.exp ins(%x : tensor<4xf32>) outs(%e0 : tensor<4xf32>) -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %b = linalg.exp ins(%a : tensor<4xf32>) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %c = linalg.add ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+//--- several-blocks.mlir
+// expected-error @below {{memsched cannot analyze '@f': it has 2 blocks, only single-block functions are supported}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<4xf32>
+}
+
+//--- region-op.mlir
+func.func @f(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  // expected-error @below {{memsched cannot schedule an op with regions}}
+  %r = scf.if %c -> tensor<4xf32> {
+    scf.yield %x : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+//--- unknown-device.mlir
+// expected-error @below {{memsched-reorder: unknown device 'tpu'}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+//--- negative-limit.mlir
+// expected-error @below {{memsched-reorder: time-limit-ms and exact-max-tasks must not be negative}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+//--- dynamic.mlir
+// A dynamic shape puts the function outside the model: a remark, and the
+// function is left as it is (no attribute, same order).
+// CHECK-LABEL: func.func @f
+// CHECK-NOT:     memsched.reorder
+// CHECK:         linalg.exp ins(%arg0
+// CHECK-NEXT:    tensor.empty
+// CHECK-NEXT:    linalg.exp ins(%arg1
+// expected-remark @below {{memsched leaves '@f' unchanged: argument type 'tensor<?xf32>' has no static size}}
+func.func @f(%x: tensor<?xf32>, %y: tensor<4xf32>) -> (tensor<?xf32>, tensor<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %e0 = tensor.empty(%d) : tensor<?xf32>
+  %a = linalg.exp ins(%x : tensor<?xf32>) outs(%e0 : tensor<?xf32>) -> tensor<?xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %b = linalg.exp ins(%y : tensor<4xf32>) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  return %a, %b : tensor<?xf32>, tensor<4xf32>
+}

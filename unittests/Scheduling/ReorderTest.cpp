@@ -1,0 +1,689 @@
+//===- ReorderTest.cpp - Tests for the memory-aware schedulers ------------===//
+//
+// This file tests the schedulers against a brute-force oracle that walks every
+// topological order of small problems, and checks the heuristics, Liu's tree
+// algorithms, the windowed search and reorder() for validity and the
+// guarantees their documentation gives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/Reorder.h"
+#include "memsched/Scheduling/Generators.h"
+#include "memsched/Scheduling/MemorySimulator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <unordered_map>
+
+using namespace mlir::memsched::scheduling;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Brute-force oracle.
+//===----------------------------------------------------------------------===//
+
+/// Walks the topological orders of a problem of at most 64 tasks by
+/// recursive DFS, tracking live transient bytes incrementally: a buffer
+/// becomes live at the first task using it and dies after the last, unless it
+/// escapes. It deliberately shares no code with the schedulers.
+class BruteForce {
+public:
+  explicit BruteForce(const Problem &problem)
+      : numTasks(static_cast<int>(problem.numTasks())) {
+    EXPECT_LE(numTasks, 64);
+    predMask.assign(numTasks, 0);
+    uses.assign(numTasks, {});
+    workspace.assign(numTasks, 0);
+    size_t numBuffers = problem.numBuffers();
+    size.assign(numBuffers, 0);
+    remaining.assign(numBuffers, 0);
+    escaping.assign(numBuffers, false);
+    started.assign(numBuffers, false);
+    for (size_t id = 0; id < numBuffers; ++id) {
+      const Buffer &b = problem.buffer(static_cast<BufferId>(id));
+      size[id] = b.sizeBytes;
+      escaping[id] = b.liveToEnd;
+    }
+    for (size_t id = 0; id < problem.numValues(); ++id) {
+      const Value &v = problem.value(static_cast<ValueId>(id));
+      if (v.liveToEnd)
+        escaping[v.buffer] = true;
+    }
+    for (int t = 0; t < numTasks; ++t) {
+      workspace[t] = problem.task(t).workspaceBytes;
+      for (TaskId pred : problem.predecessors(t))
+        predMask[t] |= uint64_t(1) << pred;
+      for (BufferId b : problem.buffersUsedBy(t)) {
+        if (problem.buffer(b).kind != BufferKind::Transient)
+          continue;
+        uses[t].push_back(b);
+        ++remaining[b];
+      }
+    }
+  }
+
+  /// Calls \p visit with every topological order and its peak.
+  void enumerateAll(
+      const std::function<void(const std::vector<TaskId> &, int64_t)> &visit) {
+    std::vector<TaskId> order;
+    enumerate(0, 0, order, visit);
+  }
+
+  /// The smallest peak over all topological orders. Branches whose peak so
+  /// far reaches the best complete peak are cut, and so is reaching a
+  /// down-set again with a peak no smaller than before: live memory depends
+  /// only on the set of tasks done, so the rest of the walk would repeat.
+  /// Both cuts keep the result exact.
+  int64_t optimalPeak() {
+    best = std::numeric_limits<int64_t>::max();
+    seen.clear();
+    search(0, 0, 0);
+    return best;
+  }
+
+private:
+  bool ready(uint64_t done, int t) const {
+    return !(done >> t & 1) && (predMask[t] & ~done) == 0;
+  }
+
+  /// Runs \p t: returns the bytes live during its step and updates the
+  /// live bytes after it.
+  int64_t apply(int t) {
+    for (BufferId b : uses[t])
+      if (!started[b]) {
+        started[b] = true;
+        live += size[b];
+      }
+    int64_t during = live + workspace[t];
+    for (BufferId b : uses[t])
+      if (--remaining[b] == 0 && !escaping[b])
+        live -= size[b];
+    return during;
+  }
+
+  /// Exactly undoes apply(t); \p wasStarted says which buffers t started.
+  void undo(int t, const std::vector<bool> &wasStarted) {
+    for (BufferId b : uses[t])
+      if (remaining[b]++ == 0 && !escaping[b])
+        live += size[b];
+    for (size_t i = 0; i < uses[t].size(); ++i)
+      if (!wasStarted[i]) {
+        started[uses[t][i]] = false;
+        live -= size[uses[t][i]];
+      }
+  }
+
+  std::vector<bool> startedFlags(int t) const {
+    std::vector<bool> flags;
+    for (BufferId b : uses[t])
+      flags.push_back(started[b]);
+    return flags;
+  }
+
+  void enumerate(
+      uint64_t done, int64_t peak, std::vector<TaskId> &order,
+      const std::function<void(const std::vector<TaskId> &, int64_t)> &visit) {
+    if (static_cast<int>(order.size()) == numTasks) {
+      visit(order, peak);
+      return;
+    }
+    for (int t = 0; t < numTasks; ++t) {
+      if (!ready(done, t))
+        continue;
+      std::vector<bool> flags = startedFlags(t);
+      int64_t during = apply(t);
+      order.push_back(t);
+      enumerate(done | uint64_t(1) << t, std::max(peak, during), order, visit);
+      order.pop_back();
+      undo(t, flags);
+    }
+  }
+
+  void search(uint64_t done, int depth, int64_t peak) {
+    if (peak >= best)
+      return;
+    if (depth == numTasks) {
+      best = peak;
+      return;
+    }
+    auto [it, inserted] = seen.try_emplace(done, peak);
+    if (!inserted) {
+      if (it->second <= peak)
+        return;
+      it->second = peak;
+    }
+    for (int t = 0; t < numTasks; ++t) {
+      if (!ready(done, t))
+        continue;
+      std::vector<bool> flags = startedFlags(t);
+      int64_t during = apply(t);
+      search(done | uint64_t(1) << t, depth + 1, std::max(peak, during));
+      undo(t, flags);
+    }
+  }
+
+  int numTasks;
+  std::vector<uint64_t> predMask;
+  std::vector<std::vector<BufferId>> uses;
+  std::vector<int64_t> workspace;
+  std::vector<int64_t> size;
+  std::vector<int> remaining;
+  std::vector<bool> escaping;
+  std::vector<bool> started;
+  int64_t live = 0;
+  int64_t best = 0;
+  std::unordered_map<uint64_t, int64_t> seen;
+};
+
+int64_t bruteForcePeak(const Problem &problem) {
+  return BruteForce(problem).optimalPeak();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers.
+//===----------------------------------------------------------------------===//
+
+/// Peak of \p order, which must be a valid order of all tasks.
+int64_t peakOf(const Problem &problem, const std::vector<TaskId> &order) {
+  std::string error;
+  std::optional<MemoryProfile> profile = simulateMemory(problem, order, &error);
+  EXPECT_TRUE(profile.has_value()) << error;
+  return profile ? profile->peakTransientBytes
+                 : std::numeric_limits<int64_t>::max();
+}
+
+::testing::AssertionResult isValidOrder(const Problem &problem,
+                                        const std::vector<TaskId> &order) {
+  std::string why;
+  if (problem.isTopologicalOrder(order, &why))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << why;
+}
+
+/// Whether \p order is a post-order of the tree: every subtree occupies
+/// consecutive positions, with its root last (in-tree) or first (out-tree).
+::testing::AssertionResult isPostorder(const Problem &problem, TreeKind kind,
+                                       const std::vector<TaskId> &order) {
+  size_t n = problem.numTasks();
+  std::vector<int> position(n);
+  for (size_t pos = 0; pos < n; ++pos)
+    position[order[pos]] = static_cast<int>(pos);
+  std::vector<int> parent(n, -1), subtreeSize(n, 1);
+  std::vector<int> first(n), last(n);
+  for (size_t t = 0; t < n; ++t) {
+    const std::vector<TaskId> &up = kind == TreeKind::InTree
+                                        ? problem.successors(t)
+                                        : problem.predecessors(t);
+    if (up.size() > 1)
+      return ::testing::AssertionFailure()
+             << "task " << t << " has " << up.size() << " parents";
+    if (!up.empty())
+      parent[t] = up[0];
+    first[t] = last[t] = position[t];
+  }
+  // Children before parents: ascending ids for in-trees, descending for
+  // out-trees.
+  for (size_t i = 0; i < n; ++i) {
+    size_t t = kind == TreeKind::InTree ? i : n - 1 - i;
+    if (parent[t] < 0)
+      continue;
+    subtreeSize[parent[t]] += subtreeSize[t];
+    first[parent[t]] = std::min(first[parent[t]], first[t]);
+    last[parent[t]] = std::max(last[parent[t]], last[t]);
+  }
+  for (size_t t = 0; t < n; ++t) {
+    if (last[t] - first[t] + 1 != subtreeSize[t])
+      return ::testing::AssertionFailure()
+             << "the subtree of task " << t << " is not contiguous";
+    int rootPosition = kind == TreeKind::InTree ? last[t] : first[t];
+    if (position[t] != rootPosition)
+      return ::testing::AssertionFailure()
+             << "task " << t << " is not at the end of its subtree";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Whether every task has at most one successor and one predecessor.
+bool isChain(const Problem &problem) {
+  for (size_t t = 0; t < problem.numTasks(); ++t)
+    if (problem.successors(static_cast<TaskId>(t)).size() > 1 ||
+        problem.predecessors(static_cast<TaskId>(t)).size() > 1)
+      return false;
+  return true;
+}
+
+constexpr ReorderAlgorithm kAllAlgorithms[] = {
+    ReorderAlgorithm::Auto,         ReorderAlgorithm::Program,
+    ReorderAlgorithm::Exact,        ReorderAlgorithm::Liu,
+    ReorderAlgorithm::LiuPostorder, ReorderAlgorithm::Postorder,
+    ReorderAlgorithm::XlaList,      ReorderAlgorithm::XlaDfs,
+    ReorderAlgorithm::InductorLpmf, ReorderAlgorithm::InductorBfs,
+    ReorderAlgorithm::InductorDfs,  ReorderAlgorithm::XlaBest,
+    ReorderAlgorithm::InductorBest,
+};
+
+struct Heuristic {
+  const char *name;
+  std::vector<TaskId> (*schedule)(const Problem &);
+};
+
+constexpr Heuristic kHeuristics[] = {
+    {"postorder", schedulePostorder},
+    {"xla-list", scheduleXlaList},
+    {"xla-dfs", scheduleXlaDfs},
+    {"inductor-lpmf", scheduleInductorLpmf},
+    {"inductor-bfs", scheduleInductorBfs},
+    {"inductor-dfs", scheduleInductorDfs},
+};
+
+std::optional<ReorderResult> runReorder(const Problem &problem,
+                                        ReorderAlgorithm algorithm,
+                                        std::string *error = nullptr,
+                                        double timeLimit = 2.0) {
+  ReorderOptions options;
+  options.algorithm = algorithm;
+  options.timeLimitSeconds = timeLimit;
+  return reorder(problem, options, error);
+}
+
+/// A random DAG for test number \p i: 2..10 tasks and varied densities.
+Problem smallDag(int i) {
+  static constexpr double kDensities[] = {0.05, 0.3, 0.6, 0.95};
+  return makeRandomDag(2 + i % 9, 7919u * i + 11, kDensities[i % 4],
+                       i % 3 == 0 ? 10 : 100);
+}
+
+//===----------------------------------------------------------------------===//
+// The oracle itself.
+//===----------------------------------------------------------------------===//
+
+TEST(ReorderTest, OracleMatchesSimulatorOnEveryOrder) {
+  std::vector<Problem> problems;
+  for (int i = 0; i < 60; ++i) {
+    problems.push_back(makeRandomDag(1 + i % 7, 100 + i, 0.2 + 0.01 * i));
+    problems.push_back(makeRandomInTree(1 + i % 7, 200 + i, 50, i % 2 == 0));
+    problems.push_back(makeRandomOutTree(1 + i % 7, 300 + i, 50, i % 2 == 0));
+  }
+  problems.push_back(makePostorderCounterexample(1, 2, 100, 1));
+  for (const Problem &problem : problems) {
+    ASSERT_LE(problem.numTasks(), 7u);
+    BruteForce oracle(problem);
+    int64_t minimum = std::numeric_limits<int64_t>::max();
+    int64_t orders = 0;
+    oracle.enumerateAll([&](const std::vector<TaskId> &order, int64_t peak) {
+      ++orders;
+      EXPECT_EQ(peak, peakOf(problem, order));
+      minimum = std::min(minimum, peak);
+    });
+    EXPECT_GE(orders, 1);
+    EXPECT_EQ(oracle.optimalPeak(), minimum);
+    // Running the pruned search again on the same object gives the same.
+    EXPECT_EQ(oracle.optimalPeak(), minimum);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Random DAGs.
+//===----------------------------------------------------------------------===//
+
+TEST(ReorderTest, AlgorithmNamesRoundTrip) {
+  std::string all = getReorderAlgorithmNames();
+  for (ReorderAlgorithm algorithm : kAllAlgorithms) {
+    std::string name = getReorderAlgorithmName(algorithm);
+    EXPECT_FALSE(name.empty());
+    std::optional<ReorderAlgorithm> parsed = parseReorderAlgorithm(name);
+    ASSERT_TRUE(parsed.has_value()) << name;
+    EXPECT_EQ(*parsed, algorithm) << name;
+    EXPECT_NE(all.find(name), std::string::npos) << name;
+  }
+  EXPECT_FALSE(parseReorderAlgorithm("").has_value());
+  EXPECT_FALSE(parseReorderAlgorithm("bogus").has_value());
+  EXPECT_FALSE(parseReorderAlgorithm("xla-lst").has_value());
+  EXPECT_FALSE(parseReorderAlgorithm("auto ").has_value());
+}
+
+TEST(ReorderTest, RandomDagsMatchBruteForce) {
+  for (int i = 0; i < 300; ++i) {
+    Problem problem = smallDag(i);
+    SCOPED_TRACE("dag " + std::to_string(i) + " with " +
+                 std::to_string(problem.numTasks()) + " tasks");
+    ASSERT_TRUE(problem.verify(nullptr));
+    int64_t optimum = bruteForcePeak(problem);
+    int64_t program = peakOf(problem, problem.programOrder());
+    ASSERT_LE(optimum, program);
+
+    ExactResult exact = solveExact(problem, ExactOptions());
+    EXPECT_TRUE(exact.isOptimal) << exact.limitReason;
+    EXPECT_TRUE(isValidOrder(problem, exact.order));
+    EXPECT_EQ(exact.peakTransientBytes, optimum);
+    EXPECT_EQ(peakOf(problem, exact.order), optimum);
+
+    ExactOptions bounded;
+    bounded.upperBoundOrder = problem.programOrder();
+    ExactResult fromBound = solveExact(problem, bounded);
+    EXPECT_TRUE(fromBound.isOptimal) << fromBound.limitReason;
+    EXPECT_EQ(fromBound.peakTransientBytes, optimum);
+    EXPECT_EQ(peakOf(problem, fromBound.order), optimum);
+
+    std::vector<int64_t> heuristicPeaks;
+    for (const Heuristic &h : kHeuristics) {
+      std::vector<TaskId> order = h.schedule(problem);
+      EXPECT_TRUE(isValidOrder(problem, order)) << h.name;
+      heuristicPeaks.push_back(peakOf(problem, order));
+      EXPECT_GE(heuristicPeaks.back(), optimum) << h.name;
+    }
+
+    TreeKind kind = classifyTree(problem);
+    std::optional<std::vector<TaskId>> liu = scheduleLiuOptimal(problem);
+    std::optional<std::vector<TaskId>> liuPost = scheduleLiuPostorder(problem);
+    EXPECT_EQ(liu.has_value(), kind != TreeKind::NotATree);
+    EXPECT_EQ(liuPost.has_value(), kind != TreeKind::NotATree);
+    if (liu) {
+      EXPECT_TRUE(isValidOrder(problem, *liu));
+      EXPECT_EQ(peakOf(problem, *liu), optimum);
+    }
+    if (liuPost) {
+      EXPECT_TRUE(isValidOrder(problem, *liuPost));
+    }
+
+    WindowSearchOptions windows;
+    std::vector<TaskId> improved =
+        improveByWindows(problem, problem.programOrder(), windows);
+    EXPECT_TRUE(isValidOrder(problem, improved));
+    int64_t improvedPeak = peakOf(problem, improved);
+    EXPECT_LE(improvedPeak, program);
+    EXPECT_GE(improvedPeak, optimum);
+
+    for (ReorderAlgorithm algorithm : kAllAlgorithms) {
+      const char *name = getReorderAlgorithmName(algorithm);
+      std::string error;
+      std::optional<ReorderResult> result =
+          runReorder(problem, algorithm, &error);
+      bool isLiu = algorithm == ReorderAlgorithm::Liu ||
+                   algorithm == ReorderAlgorithm::LiuPostorder;
+      if (isLiu && kind == TreeKind::NotATree) {
+        EXPECT_FALSE(result.has_value()) << name;
+        EXPECT_FALSE(error.empty()) << name;
+        continue;
+      }
+      ASSERT_TRUE(result.has_value()) << name << ": " << error;
+      EXPECT_TRUE(isValidOrder(problem, result->order)) << name;
+      EXPECT_EQ(result->peakTransientBytes, peakOf(problem, result->order))
+          << name;
+      EXPECT_EQ(result->programPeakTransientBytes, program) << name;
+      EXPECT_EQ(result->lowerBoundTransientBytes,
+                computeLowerBoundTransientBytes(problem))
+          << name;
+      EXPECT_GE(result->peakTransientBytes, optimum) << name;
+      EXPECT_LE(result->lowerBoundTransientBytes, optimum) << name;
+      switch (algorithm) {
+      case ReorderAlgorithm::Auto:
+        EXPECT_LE(result->peakTransientBytes, program);
+        EXPECT_EQ(result->peakTransientBytes, optimum);
+        EXPECT_TRUE(result->isOptimal);
+        break;
+      case ReorderAlgorithm::Exact:
+      case ReorderAlgorithm::Liu:
+        EXPECT_EQ(result->peakTransientBytes, optimum) << name;
+        EXPECT_TRUE(result->isOptimal) << name;
+        break;
+      case ReorderAlgorithm::Program:
+        EXPECT_EQ(result->order, problem.programOrder());
+        break;
+      case ReorderAlgorithm::Postorder:
+        EXPECT_EQ(result->peakTransientBytes, heuristicPeaks[0]);
+        break;
+      case ReorderAlgorithm::XlaList:
+        EXPECT_EQ(result->peakTransientBytes, heuristicPeaks[1]);
+        break;
+      case ReorderAlgorithm::XlaDfs:
+        EXPECT_EQ(result->peakTransientBytes, heuristicPeaks[2]);
+        break;
+      case ReorderAlgorithm::InductorLpmf:
+        EXPECT_EQ(result->peakTransientBytes, heuristicPeaks[3]);
+        break;
+      case ReorderAlgorithm::InductorBfs:
+        EXPECT_EQ(result->peakTransientBytes, heuristicPeaks[4]);
+        break;
+      case ReorderAlgorithm::InductorDfs:
+        EXPECT_EQ(result->peakTransientBytes, heuristicPeaks[5]);
+        break;
+      case ReorderAlgorithm::XlaBest:
+        EXPECT_EQ(result->peakTransientBytes,
+                  std::min({heuristicPeaks[0], heuristicPeaks[1],
+                            heuristicPeaks[2]}));
+        break;
+      case ReorderAlgorithm::InductorBest:
+        EXPECT_EQ(result->peakTransientBytes,
+                  std::min({heuristicPeaks[3], heuristicPeaks[4],
+                            heuristicPeaks[5], program}));
+        break;
+      case ReorderAlgorithm::LiuPostorder:
+        break;
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Trees.
+//===----------------------------------------------------------------------===//
+
+void checkSmallTree(const Problem &problem, TreeKind expected) {
+  ASSERT_TRUE(problem.verify(nullptr));
+  // A chain without escaping buffers is an in-tree as well as an out-tree.
+  TreeKind kind = classifyTree(problem);
+  if (expected == TreeKind::OutTree && isChain(problem))
+    ASSERT_NE(kind, TreeKind::NotATree);
+  else
+    ASSERT_EQ(kind, expected);
+  int64_t optimum = bruteForcePeak(problem);
+
+  std::optional<std::vector<TaskId>> liu = scheduleLiuOptimal(problem);
+  ASSERT_TRUE(liu.has_value());
+  EXPECT_TRUE(isValidOrder(problem, *liu));
+  EXPECT_EQ(peakOf(problem, *liu), optimum);
+
+  std::optional<std::vector<TaskId>> post = scheduleLiuPostorder(problem);
+  ASSERT_TRUE(post.has_value());
+  EXPECT_TRUE(isValidOrder(problem, *post));
+  EXPECT_GE(peakOf(problem, *post), optimum);
+  EXPECT_TRUE(isPostorder(problem, expected, *post));
+
+  ExactResult exact = solveExact(problem, ExactOptions());
+  EXPECT_TRUE(exact.isOptimal) << exact.limitReason;
+  EXPECT_EQ(exact.peakTransientBytes, optimum);
+  EXPECT_EQ(peakOf(problem, exact.order), optimum);
+
+  std::optional<ReorderResult> viaReorder =
+      runReorder(problem, ReorderAlgorithm::Liu);
+  ASSERT_TRUE(viaReorder.has_value());
+  EXPECT_TRUE(viaReorder->isOptimal);
+  EXPECT_EQ(viaReorder->peakTransientBytes, optimum);
+}
+
+TEST(ReorderTest, SmallInTreesMatchBruteForce) {
+  for (int i = 0; i < 300; ++i) {
+    int n = 1 + i % 12;
+    SCOPED_TRACE("in-tree " + std::to_string(i) + " with " + std::to_string(n) +
+                 " nodes");
+    checkSmallTree(makeRandomInTree(n, 1000 + i, 100, i % 2 == 0),
+                   TreeKind::InTree);
+  }
+}
+
+TEST(ReorderTest, SmallOutTreesMatchBruteForce) {
+  for (int i = 0; i < 300; ++i) {
+    int n = 1 + i % 12;
+    SCOPED_TRACE("out-tree " + std::to_string(i) + " with " +
+                 std::to_string(n) + " nodes");
+    checkSmallTree(makeRandomOutTree(n, 2000 + i, 100, i % 2 == 0),
+                   TreeKind::OutTree);
+  }
+}
+
+TEST(ReorderTest, PostorderCounterexampleRatioGrows) {
+  const int64_t big = 1200, small = 1;
+  for (int branching : {2, 3}) {
+    double previousRatio = 1.0;
+    for (int levels = 1; levels <= 4; ++levels) {
+      SCOPED_TRACE("K=" + std::to_string(levels) +
+                   " b=" + std::to_string(branching));
+      Problem problem =
+          makePostorderCounterexample(levels, branching, big, small);
+      ASSERT_EQ(classifyTree(problem), TreeKind::InTree);
+      int64_t postorderPeak =
+          big + small + levels * (branching - 1) * (big / branching);
+      int64_t optimalPeak = big + small + levels * (branching - 1) * small;
+
+      std::optional<std::vector<TaskId>> post = scheduleLiuPostorder(problem);
+      ASSERT_TRUE(post.has_value());
+      EXPECT_TRUE(isPostorder(problem, TreeKind::InTree, *post));
+      EXPECT_EQ(peakOf(problem, *post), postorderPeak);
+
+      std::optional<std::vector<TaskId>> liu = scheduleLiuOptimal(problem);
+      ASSERT_TRUE(liu.has_value());
+      EXPECT_EQ(peakOf(problem, *liu), optimalPeak);
+      if (problem.numTasks() <= 13) {
+        EXPECT_EQ(bruteForcePeak(problem), optimalPeak);
+      }
+
+      double ratio = static_cast<double>(postorderPeak) / optimalPeak;
+      EXPECT_GT(ratio, previousRatio);
+      previousRatio = ratio;
+    }
+  }
+}
+
+TEST(ReorderTest, LargeTreesLiuBeatsPostorder) {
+  for (int n : {1000, 10000})
+    for (uint64_t seed : {1u, 2u})
+      for (bool outTree : {false, true}) {
+        SCOPED_TRACE(std::string(outTree ? "out" : "in") + "-tree of " +
+                     std::to_string(n) + " nodes, seed " +
+                     std::to_string(seed));
+        Problem problem = outTree ? makeRandomOutTree(n, seed, 1000, true)
+                                  : makeRandomInTree(n, seed, 1000, true);
+        std::optional<std::vector<TaskId>> liu = scheduleLiuOptimal(problem);
+        std::optional<std::vector<TaskId>> post = scheduleLiuPostorder(problem);
+        ASSERT_TRUE(liu.has_value());
+        ASSERT_TRUE(post.has_value());
+        EXPECT_TRUE(isValidOrder(problem, *liu));
+        EXPECT_TRUE(isValidOrder(problem, *post));
+        EXPECT_TRUE(isPostorder(
+            problem, outTree ? TreeKind::OutTree : TreeKind::InTree, *post));
+        int64_t liuPeak = peakOf(problem, *liu);
+        EXPECT_LE(liuPeak, peakOf(problem, *post));
+        EXPECT_GE(liuPeak, computeLowerBoundTransientBytes(problem));
+      }
+}
+
+//===----------------------------------------------------------------------===//
+// Windowed improvement and reorder() on larger graphs.
+//===----------------------------------------------------------------------===//
+
+TEST(ReorderTest, WindowsNeverWorsenAndOftenImprove) {
+  int runs = 0, improvements = 0;
+  for (int n : {50, 100, 200, 300})
+    for (uint64_t seed : {5u, 6u}) {
+      Problem problem = makeRandomDag(n, seed * 31 + n, 0.4, 1000);
+      std::vector<std::vector<TaskId>> starts = {problem.programOrder(),
+                                                 scheduleInductorBfs(problem)};
+      for (const std::vector<TaskId> &start : starts) {
+        SCOPED_TRACE("dag of " + std::to_string(n) + " tasks, seed " +
+                     std::to_string(seed));
+        ASSERT_TRUE(isValidOrder(problem, start));
+        WindowSearchOptions options;
+        options.timeLimitSeconds = 0.25;
+        std::vector<TaskId> improved =
+            improveByWindows(problem, start, options);
+        ASSERT_TRUE(isValidOrder(problem, improved));
+        int64_t before = peakOf(problem, start);
+        int64_t after = peakOf(problem, improved);
+        EXPECT_LE(after, before);
+        ++runs;
+        if (after < before)
+          ++improvements;
+      }
+    }
+  // Random DAGs leave room around the peak step in most starting orders.
+  EXPECT_GE(improvements * 2, runs)
+      << improvements << " of " << runs << " runs improved";
+}
+
+TEST(ReorderTest, ReorderFailsWithAMessage) {
+  // Liu on a non-tree.
+  int checked = 0;
+  for (int i = 0; i < 50 && checked < 3; ++i) {
+    Problem problem = makeRandomDag(10, 500 + i, 0.8);
+    if (classifyTree(problem) != TreeKind::NotATree)
+      continue;
+    ++checked;
+    for (ReorderAlgorithm algorithm :
+         {ReorderAlgorithm::Liu, ReorderAlgorithm::LiuPostorder}) {
+      std::string error;
+      EXPECT_FALSE(runReorder(problem, algorithm, &error).has_value());
+      EXPECT_FALSE(error.empty());
+    }
+  }
+  EXPECT_EQ(checked, 3);
+
+  // Exact above its size limit.
+  Problem problem = makeRandomDag(10, 42);
+  ReorderOptions options;
+  options.algorithm = ReorderAlgorithm::Exact;
+  options.exactMaxTasks = 5;
+  std::string error;
+  EXPECT_FALSE(reorder(problem, options, &error).has_value());
+  EXPECT_FALSE(error.empty());
+  options.exactMaxTasks = 10;
+  error.clear();
+  EXPECT_TRUE(reorder(problem, options, &error).has_value()) << error;
+
+  // An invalid problem.
+  Problem cyclic = makeRandomDag(4, 1);
+  cyclic.addDependence(3, 0);
+  error.clear();
+  EXPECT_FALSE(runReorder(cyclic, ReorderAlgorithm::Auto, &error).has_value());
+  EXPECT_FALSE(error.empty());
+}
+
+void expectAutoBeatsBaselines(const Problem &problem) {
+  ReorderOptions options;
+  options.timeLimitSeconds = 0.5;
+  std::string error;
+  std::optional<ReorderResult> result = reorder(problem, options, &error);
+  ASSERT_TRUE(result.has_value()) << error;
+  ASSERT_TRUE(isValidOrder(problem, result->order));
+  int64_t autoPeak = peakOf(problem, result->order);
+  EXPECT_EQ(result->peakTransientBytes, autoPeak);
+  EXPECT_LE(autoPeak, peakOf(problem, problem.programOrder()));
+  EXPECT_GE(autoPeak, computeLowerBoundTransientBytes(problem));
+  for (const Heuristic &h : kHeuristics)
+    EXPECT_LE(autoPeak, peakOf(problem, h.schedule(problem))) << h.name;
+  EXPECT_FALSE(result->candidates.empty());
+}
+
+TEST(ReorderTest, AutoBeatsBaselinesOnTrainingSteps) {
+  for (uint64_t seed : {1u, 2u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expectAutoBeatsBaselines(makeTrainingStep(8, 2, seed));
+  }
+}
+
+TEST(ReorderTest, AutoBeatsBaselinesOnRandWire) {
+  for (uint64_t seed : {1u, 2u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expectAutoBeatsBaselines(makeRandWire(3, 16, 4, 0.75, seed));
+  }
+}
+
+// XLA documents a counterexample for its list scheduler, but not precisely
+// enough (sizes, tie-breaking) to rebuild it, so it is not reproduced here.
+
+} // namespace
