@@ -22,6 +22,20 @@ using namespace mlir::memsched::scheduling::detail;
 ExactResult
 mlir::memsched::scheduling::solveExact(const Problem &problem,
                                        const ExactOptions &options) {
+  ReducedProblem reduced = removeFreeSources(problem);
+  if (reduced.isReduced()) {
+    ExactOptions inner = options;
+    if (options.upperBoundOrder &&
+        problem.isTopologicalOrder(*options.upperBoundOrder))
+      inner.upperBoundOrder = restrictOrder(reduced, *options.upperBoundOrder);
+    else
+      inner.upperBoundOrder.reset();
+    ExactResult result = solveExact(reduced.problem, inner);
+    if (!result.order.empty())
+      result.order = expandOrder(problem, reduced, result.order);
+    return result;
+  }
+
   ExactResult result;
   ScheduleGraph graph(problem);
   Deadline deadline(options.timeLimitSeconds);

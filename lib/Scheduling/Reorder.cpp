@@ -88,8 +88,14 @@ private:
   ReorderResult &result;
 };
 
-int32_t largestComponent(const ScheduleGraph &graph,
+/// Size of the largest part between cut tasks, free sources left out (as
+/// the exact search does).
+int32_t largestComponent(const Problem &problem,
                          const std::vector<TaskId> &order) {
+  ReducedProblem reduced = removeFreeSources(problem);
+  if (reduced.isReduced())
+    return largestComponent(reduced.problem, restrictOrder(reduced, order));
+  ScheduleGraph graph(problem);
   std::vector<int32_t> dense(order.begin(), order.end());
   int32_t largest = 0;
   for (auto [begin, end] : findComponents(graph, dense))
@@ -246,7 +252,7 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     runInductor();
     return finish();
   case ReorderAlgorithm::Exact: {
-    int32_t largest = largestComponent(graph, program);
+    int32_t largest = largestComponent(problem, program);
     if (largest > options.exactMaxTasks) {
       setError(error,
                "algorithm 'exact' handles parts of at most " +
@@ -285,32 +291,34 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     result.isOptimal = true;
     return finish();
   }
-  if (largestComponent(graph, result.order) <= options.exactMaxTasks) {
-    ExactOptions exact;
-    exact.maxStates = options.exactMaxStates;
-    exact.timeLimitSeconds = deadline.secondsLeft() / 2;
-    exact.upperBoundOrder = result.order;
-    auto begin = std::chrono::steady_clock::now();
-    ExactResult solved = solveExact(problem, exact);
-    if (solved.isOptimal) {
-      portfolio.add("exact", solved.order, secondsSince(begin));
-      result.isOptimal = true;
-      result.chosenAlgorithm =
-          result.peakTransientBytes < solved.peakTransientBytes
-              ? result.chosenAlgorithm
-              : "exact";
-      return finish();
-    }
-  }
-  if (!deadline.expired()) {
+  auto runWindows = [&](double seconds) {
     WindowSearchOptions windows;
-    windows.timeLimitSeconds = deadline.secondsLeft();
+    windows.timeLimitSeconds = seconds;
     auto begin = std::chrono::steady_clock::now();
     std::string base = result.chosenAlgorithm;
     std::vector<TaskId> improved =
         improveByWindows(problem, result.order, windows);
     portfolio.add("windows(" + base + ")", std::move(improved),
                   secondsSince(begin));
+  };
+  if (largestComponent(problem, result.order) <= options.exactMaxTasks) {
+    // The windowed search is cheap on small graphs and tightens the upper
+    // bound, which is what prunes the exact search.
+    runWindows(deadline.secondsLeft() / 5);
+    ExactOptions exact;
+    exact.maxStates = options.exactMaxStates;
+    exact.timeLimitSeconds = deadline.secondsLeft();
+    exact.upperBoundOrder = result.order;
+    auto begin = std::chrono::steady_clock::now();
+    ExactResult solved = solveExact(problem, exact);
+    if (solved.isOptimal) {
+      portfolio.add("exact", solved.order, secondsSince(begin));
+      result.isOptimal = true;
+      result.chosenAlgorithm = "exact";
+    }
+    return finish();
   }
+  if (!deadline.expired())
+    runWindows(deadline.secondsLeft());
   return finish();
 }

@@ -265,3 +265,78 @@ mlir::memsched::scheduling::detail::findComponents(
     components.push_back({begin, n});
   return components;
 }
+
+ReducedProblem
+mlir::memsched::scheduling::detail::removeFreeSources(const Problem &problem) {
+  ScheduleGraph graph(problem);
+  int32_t n = graph.numTasks();
+  ReducedProblem reduced;
+  std::vector<TaskId> newId(n, kNoId);
+  for (int32_t task = 0; task < n; ++task) {
+    bool isFree = graph.preds(task).empty() && graph.buffers(task).empty() &&
+                  graph.workspaceBytes(task) == 0 &&
+                  !problem.task(task).isFence;
+    if (isFree) {
+      reduced.freeTasks.push_back(task);
+      continue;
+    }
+    newId[task] = reduced.problem.addTask(problem.task(task));
+    reduced.original.push_back(task);
+  }
+  for (size_t id = 0; id < problem.numBuffers(); ++id)
+    reduced.problem.addBuffer(problem.buffer(static_cast<BufferId>(id)));
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    Value value = problem.value(static_cast<ValueId>(id));
+    value.producer = value.producer == kNoId ? kNoId : newId[value.producer];
+    std::vector<TaskId> consumers;
+    for (TaskId consumer : value.consumers)
+      if (newId[consumer] != kNoId)
+        consumers.push_back(newId[consumer]);
+    value.consumers = std::move(consumers);
+    reduced.problem.addValue(std::move(value));
+  }
+  for (auto [before, after] : problem.extraDependences())
+    if (newId[before] != kNoId && newId[after] != kNoId)
+      reduced.problem.addDependence(newId[before], newId[after]);
+  return reduced;
+}
+
+std::vector<TaskId> mlir::memsched::scheduling::detail::expandOrder(
+    const Problem &problem, const ReducedProblem &reduced,
+    const std::vector<TaskId> &order) {
+  size_t n = problem.numTasks();
+  std::vector<int32_t> position(n, static_cast<int32_t>(n));
+  for (size_t pos = 0; pos < order.size(); ++pos)
+    position[reduced.original[order[pos]]] = static_cast<int32_t>(pos);
+  // Free sources waiting for the position of their first successor.
+  std::vector<std::vector<TaskId>> before(order.size() + 1);
+  for (TaskId task : reduced.freeTasks) {
+    int32_t first = static_cast<int32_t>(order.size());
+    for (TaskId succ : problem.successors(task))
+      first = std::min(first, position[succ]);
+    if (problem.successors(task).empty())
+      first = 0;
+    before[first].push_back(task);
+  }
+  std::vector<TaskId> expanded;
+  expanded.reserve(n);
+  for (size_t pos = 0; pos <= order.size(); ++pos) {
+    expanded.insert(expanded.end(), before[pos].begin(), before[pos].end());
+    if (pos < order.size())
+      expanded.push_back(reduced.original[order[pos]]);
+  }
+  return expanded;
+}
+
+std::vector<TaskId> mlir::memsched::scheduling::detail::restrictOrder(
+    const ReducedProblem &reduced, const std::vector<TaskId> &order) {
+  std::vector<TaskId> newId(order.size(), kNoId);
+  for (size_t id = 0; id < reduced.original.size(); ++id)
+    newId[reduced.original[id]] = static_cast<TaskId>(id);
+  std::vector<TaskId> restricted;
+  restricted.reserve(reduced.original.size());
+  for (TaskId task : order)
+    if (newId[task] != kNoId)
+      restricted.push_back(newId[task]);
+  return restricted;
+}

@@ -150,6 +150,33 @@ LocalProblem makeRangeProblem(const ScheduleGraph &graph,
 std::vector<std::pair<int32_t, int32_t>>
 findComponents(const ScheduleGraph &graph, const std::vector<int32_t> &order);
 
+/// A problem without its free sources: tasks with no predecessors, no
+/// workspace, no transient bytes and no fence role (tensor.empty, constants).
+/// Such a task never changes any step's live bytes, so it can run right
+/// before its first successor; removing it shrinks the down-sets
+/// exponentially and exposes cut tasks.
+struct ReducedProblem {
+  Problem problem;
+  /// Original id of each reduced task.
+  std::vector<TaskId> original;
+  /// The free sources, in program order.
+  std::vector<TaskId> freeTasks;
+  /// Whether anything was removed.
+  bool isReduced() const { return !freeTasks.empty(); }
+};
+
+/// Builds the reduced problem of a verified problem.
+ReducedProblem removeFreeSources(const Problem &problem);
+/// Maps an order of `reduced` to an order of the original problem: each
+/// free source runs right before its first successor (first if it has
+/// none).
+std::vector<TaskId> expandOrder(const Problem &problem,
+                                const ReducedProblem &reduced,
+                                const std::vector<TaskId> &order);
+/// Maps an order of the original problem to the reduced one.
+std::vector<TaskId> restrictOrder(const ReducedProblem &reduced,
+                                  const std::vector<TaskId> &order);
+
 } // namespace detail
 } // namespace scheduling
 } // namespace memsched

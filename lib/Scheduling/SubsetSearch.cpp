@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -141,6 +142,20 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
     return 0;
   };
 
+  auto cheapestNextStep = [&](const Set &done) -> int64_t {
+    int64_t cheapest = std::numeric_limits<int64_t>::max();
+    for (int32_t task = 0; task < k; ++task) {
+      if (done.test(task) || !predMask[task].isSubsetOf(done))
+        continue;
+      int64_t step = problem.workspace[task];
+      for (int32_t b : taskBuffers[task])
+        if (!problem.buffers[b].liveAtStart && !userMask[b].intersects(done))
+          step += problem.buffers[b].bytes;
+      cheapest = std::min(cheapest, step);
+    }
+    return cheapest == std::numeric_limits<int64_t>::max() ? 0 : cheapest;
+  };
+
   struct State {
     Set done;
     int64_t bottleneck;
@@ -208,6 +223,12 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
         if (!problem.buffers[b].liveAtEnd && userMask[b].isSubsetOf(next))
           freed += problem.buffers[b].bytes;
       int64_t nextLive = current.live + allocated - freed;
+      if (current.depth + 1 < k) {
+        // The next step holds what is live now plus the cheapest ready task.
+        nextKey = std::max(nextKey, nextLive + cheapestNextStep(next));
+        if (nextKey >= upperBound)
+          continue;
+      }
       auto [it, inserted] =
           index.emplace(next, static_cast<int32_t>(states.size()));
       if (inserted) {

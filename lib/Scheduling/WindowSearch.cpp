@@ -23,6 +23,12 @@ std::vector<TaskId> mlir::memsched::scheduling::improveByWindows(
     const WindowSearchOptions &options) {
   if (!problem.isTopologicalOrder(taskOrder))
     return taskOrder;
+  ReducedProblem reduced = removeFreeSources(problem);
+  if (reduced.isReduced()) {
+    std::vector<TaskId> improved = improveByWindows(
+        reduced.problem, restrictOrder(reduced, taskOrder), options);
+    return expandOrder(problem, reduced, improved);
+  }
   ScheduleGraph graph(problem);
   Deadline deadline(options.timeLimitSeconds);
   std::vector<int32_t> order(taskOrder.begin(), taskOrder.end());

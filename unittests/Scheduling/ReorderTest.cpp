@@ -687,3 +687,61 @@ TEST(ReorderTest, AutoBeatsBaselinesOnRandWire) {
 // enough (sizes, tie-breaking) to rebuild it, so it is not reproduced here.
 
 } // namespace
+
+/// \p problem with \p numFree tasks that touch no memory (like tensor.empty
+/// or a constant) put first, each ordered before two random tasks.
+Problem withFreeSources(const Problem &problem, int numFree, uint64_t seed) {
+  Problem result;
+  for (int i = 0; i < numFree; ++i) {
+    Task task;
+    task.name = "free" + std::to_string(i);
+    result.addTask(task);
+  }
+  TaskId shift = numFree;
+  for (size_t id = 0; id < problem.numTasks(); ++id)
+    result.addTask(problem.task(static_cast<TaskId>(id)));
+  for (size_t id = 0; id < problem.numBuffers(); ++id)
+    result.addBuffer(problem.buffer(static_cast<BufferId>(id)));
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    Value value = problem.value(static_cast<ValueId>(id));
+    if (value.producer != kNoId)
+      value.producer += shift;
+    for (TaskId &consumer : value.consumers)
+      consumer += shift;
+    result.addValue(value);
+  }
+  for (auto [before, after] : problem.extraDependences())
+    result.addDependence(before + shift, after + shift);
+  uint64_t state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  for (int i = 0; i < numFree; ++i)
+    for (int edge = 0; edge < 2 && problem.numTasks() > 0; ++edge) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      result.addDependence(
+          i, shift + static_cast<TaskId>((state >> 33) % problem.numTasks()));
+    }
+  return result;
+}
+
+TEST(ReorderTest, FreeSourcesDoNotChangeTheOptimum) {
+  for (int i = 0; i < 100; ++i) {
+    Problem base = smallDag(i);
+    Problem problem = withFreeSources(base, 1 + i % 4, i);
+    SCOPED_TRACE("dag " + std::to_string(i));
+    ASSERT_TRUE(problem.verify(nullptr));
+    int64_t optimum = bruteForcePeak(problem);
+    EXPECT_EQ(optimum, bruteForcePeak(base));
+    ExactResult exact = solveExact(problem, ExactOptions());
+    EXPECT_TRUE(exact.isOptimal) << exact.limitReason;
+    EXPECT_TRUE(isValidOrder(problem, exact.order));
+    EXPECT_EQ(peakOf(problem, exact.order), optimum);
+    std::vector<TaskId> windows = improveByWindows(
+        problem, problem.programOrder(), WindowSearchOptions());
+    EXPECT_TRUE(isValidOrder(problem, windows));
+    EXPECT_LE(peakOf(problem, windows),
+              peakOf(problem, problem.programOrder()));
+    std::optional<ReorderResult> result =
+        runReorder(problem, ReorderAlgorithm::Auto);
+    ASSERT_TRUE(result);
+    EXPECT_EQ(peakOf(problem, result->order), optimum);
+  }
+}
