@@ -157,9 +157,12 @@ void ReorderPass::runOnOperation() {
   int64_t before = resident + result->programPeakTransientBytes;
   moveInto(block, reordered);
   // The graph of the new order decides in-place writes afresh; keep the
-  // input order if that models worse.
+  // input order if that models worse than both the input and what the
+  // scheduler predicted (a named heuristic may be worse than the input on
+  // purpose).
   std::optional<int64_t> after = modelPeak(func, costModel);
-  bool restored = !after || *after > before;
+  int64_t predicted = resident + result->peakTransientBytes;
+  bool restored = !after || (*after > before && *after > predicted);
   if (restored) {
     moveInto(block, original);
     after = before;

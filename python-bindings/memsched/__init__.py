@@ -37,6 +37,21 @@ def run_pipeline(text, pipeline):
     return _memsched.run_pipeline(text, pipeline)
 
 
+def reorder(text, algorithm="auto", time_limit_ms=2000, device="h100"):
+    """Runs ``memsched-reorder`` on every function of ``text`` and returns
+    the reordered module.
+
+    ``algorithm`` is one of the names in docs/scheduling.md (``auto``,
+    ``exact``, ``liu``, ``xla-list``, ``inductor-lpmf``, ...). Each function
+    then carries a ``memsched.reorder`` attribute, which ``analyze`` reports
+    as the function's ``reorder`` entry (peak before and after, chosen
+    algorithm, every candidate's peak).
+    """
+    return run_pipeline(
+        text, "func.func(memsched-reorder{algorithm=%s time-limit-ms=%d "
+        "device=%s})" % (algorithm, time_limit_ms, device))
+
+
 def report(analysis):
     """Formats an ``analyze`` result as the text table memsched prints."""
     lines = []
@@ -56,6 +71,17 @@ def report(analysis):
         lines.append("  %-22s%12s  (device %s)" %
                      ("modeled time", "%.3e s" % function["modeled_time_s"],
                       function["device"]))
+        reordered = function.get("reorder")
+        if reordered:
+            lines.append("  %-22s%12s%s" %
+                         ("reordered by", reordered["chosen"],
+                          "  (proven optimal)" if reordered["optimal"]
+                          else ""))
+            for label, key in [("peak before reorder", "peak_before_bytes"),
+                               ("peak after reorder", "peak_after_bytes")]:
+                lines.append("  %-22s%12s  (%d bytes)" %
+                             (label, format_bytes(reordered[key]),
+                              reordered[key]))
     return "\n".join(lines)
 
 

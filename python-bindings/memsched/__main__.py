@@ -1,7 +1,9 @@
-"""Command line: ``python3 -m memsched MODEL.mlir [--plot PNG] [--json F]``.
+"""Command line: ``python3 -m memsched MODEL.mlir [--reorder ALGO] [--plot PNG]
+[--json F]``.
 
-Prints the memory table of every function in the module, and optionally
-writes the memory-over-time plot, the JSON report and a Chrome trace.
+Prints the memory table of every function in the module (after reordering
+its ops with ``--reorder``), and optionally writes the memory-over-time
+plot, the JSON report and a Chrome trace.
 """
 
 import argparse
@@ -24,11 +26,18 @@ def main(argv=None):
     parser.add_argument("--json", help="write the JSON report here")
     parser.add_argument("--trace", help="write a Chrome trace (Perfetto) here")
     parser.add_argument("--func", help="function to plot (default: first)")
+    parser.add_argument("--reorder", metavar="ALGORITHM",
+                        help="first reorder ops to lower the peak (auto, "
+                        "exact, liu, xla, inductor, ...; see "
+                        "docs/scheduling.md)")
     args = parser.parse_args(argv)
 
     with open(args.model) as handle:
         text = handle.read()
     try:
+        if args.reorder:
+            text = memsched.reorder(text, algorithm=args.reorder,
+                                    device=args.device)
         report = memsched.analyze(text, device=args.device)
         if args.trace:
             memsched.run_pipeline(
