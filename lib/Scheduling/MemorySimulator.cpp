@@ -12,22 +12,6 @@
 
 using namespace mlir::memsched::scheduling;
 
-namespace {
-/// Whether a buffer escapes through its own flag or through any value in it;
-/// indexed by BufferId. Assumes verified references.
-std::vector<bool> computeEscapingBuffers(const Problem &problem) {
-  std::vector<bool> escaping(problem.numBuffers(), false);
-  for (size_t id = 0; id < problem.numBuffers(); ++id)
-    escaping[id] = problem.buffer(static_cast<BufferId>(id)).liveToEnd;
-  for (size_t id = 0; id < problem.numValues(); ++id) {
-    const Value &v = problem.value(static_cast<ValueId>(id));
-    if (v.liveToEnd)
-      escaping[v.buffer] = true;
-  }
-  return escaping;
-}
-} // namespace
-
 std::optional<MemoryProfile>
 mlir::memsched::scheduling::simulateMemory(const Problem &problem,
                                            const std::vector<TaskId> &order,
@@ -73,7 +57,7 @@ mlir::memsched::scheduling::simulateMemory(const Problem &problem,
       recordUse(v.buffer, position[consumer]);
   }
 
-  std::vector<bool> escaping = computeEscapingBuffers(problem);
+  std::vector<bool> escaping = problem.escapingBuffers();
   std::vector<int64_t> delta(n + 1, 0);
   int32_t lastStep = static_cast<int32_t>(n) - 1;
   for (size_t id = 0; id < numBuffers; ++id) {
@@ -128,7 +112,7 @@ int64_t mlir::memsched::scheduling::computeLowerBoundTransientBytes(
     bound = std::max(bound, footprint);
   }
 
-  std::vector<bool> escaping = computeEscapingBuffers(problem);
+  std::vector<bool> escaping = problem.escapingBuffers();
   int64_t escapingBytes = 0;
   for (size_t id = 0; id < problem.numBuffers(); ++id) {
     const Buffer &b = problem.buffer(static_cast<BufferId>(id));

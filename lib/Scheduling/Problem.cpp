@@ -168,6 +168,16 @@ int64_t Problem::residentBytes() const {
   return total;
 }
 
+std::vector<bool> Problem::escapingBuffers() const {
+  std::vector<bool> escaping(buffers.size(), false);
+  for (size_t id = 0; id < buffers.size(); ++id)
+    escaping[id] = buffers[id].liveToEnd;
+  for (const Value &v : values)
+    if (v.liveToEnd)
+      escaping[v.buffer] = true;
+  return escaping;
+}
+
 std::vector<TaskId> Problem::programOrder() const {
   std::vector<TaskId> order(tasks.size());
   for (size_t id = 0; id < order.size(); ++id)

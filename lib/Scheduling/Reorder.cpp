@@ -50,6 +50,22 @@ constexpr AlgorithmName kAliases[] = {
     {ReorderAlgorithm::InductorBfs, "bfs"},
 };
 
+/// The single heuristics, XLA's first (in the order XLA tries them).
+struct Heuristic {
+  ReorderAlgorithm algorithm;
+  std::vector<TaskId> (*schedule)(const Problem &);
+  bool isXla;
+};
+
+const Heuristic kHeuristics[] = {
+    {ReorderAlgorithm::XlaList, scheduleXlaList, true},
+    {ReorderAlgorithm::XlaDfs, scheduleXlaDfs, true},
+    {ReorderAlgorithm::Postorder, schedulePostorder, true},
+    {ReorderAlgorithm::InductorLpmf, scheduleInductorLpmf, false},
+    {ReorderAlgorithm::InductorBfs, scheduleInductorBfs, false},
+    {ReorderAlgorithm::InductorDfs, scheduleInductorDfs, false},
+};
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
@@ -180,17 +196,14 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     return true;
   };
 
-  auto runXla = [&]() {
-    portfolio.run("xla-list", [&] { return scheduleXlaList(problem); });
-    portfolio.run("xla-dfs", [&] { return scheduleXlaDfs(problem); });
-    portfolio.run("postorder", [&] { return schedulePostorder(problem); });
+  auto runFamily = [&](bool fromXla) {
+    for (const Heuristic &heuristic : kHeuristics)
+      if (heuristic.isXla == fromXla)
+        portfolio.run(getReorderAlgorithmName(heuristic.algorithm),
+                      [&] { return heuristic.schedule(problem); });
   };
-  auto runInductor = [&]() {
-    portfolio.run("inductor-lpmf",
-                  [&] { return scheduleInductorLpmf(problem); });
-    portfolio.run("inductor-bfs", [&] { return scheduleInductorBfs(problem); });
-    portfolio.run("inductor-dfs", [&] { return scheduleInductorDfs(problem); });
-  };
+  auto runXla = [&]() { runFamily(true); };
+  auto runInductor = [&]() { runFamily(false); };
 
   // Single schedulers replace the program order even when worse: the user
   // asked for them by name.
@@ -222,22 +235,15 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     return finish();
   }
   case ReorderAlgorithm::Postorder:
-    only("postorder", [&] { return schedulePostorder(problem); });
-    return finish();
   case ReorderAlgorithm::XlaList:
-    only("xla-list", [&] { return scheduleXlaList(problem); });
-    return finish();
   case ReorderAlgorithm::XlaDfs:
-    only("xla-dfs", [&] { return scheduleXlaDfs(problem); });
-    return finish();
   case ReorderAlgorithm::InductorLpmf:
-    only("inductor-lpmf", [&] { return scheduleInductorLpmf(problem); });
-    return finish();
   case ReorderAlgorithm::InductorBfs:
-    only("inductor-bfs", [&] { return scheduleInductorBfs(problem); });
-    return finish();
   case ReorderAlgorithm::InductorDfs:
-    only("inductor-dfs", [&] { return scheduleInductorDfs(problem); });
+    for (const Heuristic &heuristic : kHeuristics)
+      if (heuristic.algorithm == options.algorithm)
+        only(getReorderAlgorithmName(heuristic.algorithm),
+             [&] { return heuristic.schedule(problem); });
     return finish();
   case ReorderAlgorithm::XlaBest: {
     // XLA picks among its own three, not against the input order.

@@ -31,14 +31,7 @@ ScheduleGraph::ScheduleGraph(const Problem &problem) {
   int32_t n = static_cast<int32_t>(problem.numTasks());
   problem.finalize();
 
-  std::vector<bool> escapingOriginal(problem.numBuffers(), false);
-  for (size_t id = 0; id < problem.numBuffers(); ++id)
-    escapingOriginal[id] = problem.buffer(static_cast<BufferId>(id)).liveToEnd;
-  for (size_t id = 0; id < problem.numValues(); ++id) {
-    const Value &value = problem.value(static_cast<ValueId>(id));
-    if (value.liveToEnd)
-      escapingOriginal[value.buffer] = true;
-  }
+  std::vector<bool> escapingOriginal = problem.escapingBuffers();
 
   // Dense ids for the transient, non-empty buffers some task touches.
   std::vector<int32_t> dense(problem.numBuffers(), -1);

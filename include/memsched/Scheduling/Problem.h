@@ -143,6 +143,9 @@ public:
 
   /// Sum of the sizes of all resident buffers.
   int64_t residentBytes() const;
+  /// Whether each buffer (by BufferId) stays live to the end, through its
+  /// own flag or through a value in it. Assumes verified references.
+  std::vector<bool> escapingBuffers() const;
   /// The identity order 0..n-1, which is the program order.
   std::vector<TaskId> programOrder() const;
 
