@@ -34,7 +34,8 @@ config.substitutions.append(("%examples",
 config.substitutions.append(("%PYTHON", config.python_executable))
 
 tool_dirs = [config.memsched_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["memsched-opt", "mlir-runner"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["memsched-opt", "memsched-plan-offsets", "mlir-runner"], tool_dirs)
 
 python_path = os.path.join(config.memsched_obj_root, "python_packages")
 llvm_config.with_environment("PYTHONPATH", python_path, append_path=True)

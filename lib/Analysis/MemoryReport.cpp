@@ -6,6 +6,7 @@
 
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Scheduling/OffsetPlanner.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -91,6 +92,28 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.lowerBoundBytes =
       profile->residentBytes + computeLowerBoundTransientBytes(problem);
   report.modeledTimeSeconds = timeline->makespan;
+  // The arena prediction: what memsched-plan-buffers will plan after
+  // bufferization (escaping buffers stay separate allocations).
+  std::vector<bool> escaping = problem.escapingBuffers();
+  std::vector<AllocationRequest> requests;
+  for (size_t id = 0; id < problem.numBuffers(); ++id) {
+    const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
+    const BufferLifetime &lifetime = profile->lifetimes[id];
+    if (buffer.kind != BufferKind::Transient || !lifetime.isLive() ||
+        buffer.sizeBytes == 0)
+      continue;
+    if (escaping[id]) {
+      report.escapingBytes += buffer.sizeBytes;
+      continue;
+    }
+    requests.push_back({static_cast<int64_t>(id), lifetime.start, lifetime.end,
+                        buffer.sizeBytes});
+  }
+  if (std::optional<OffsetPlan> plan =
+          planOffsets(requests, OffsetPlanOptions())) {
+    report.arenaBytes = plan->arenaBytes;
+    report.arenaMaxLiveBytes = plan->maxLiveBytes;
+  }
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);
   for (TaskId task : order)
@@ -134,6 +157,13 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["max_live_bytes"] = report.maxLiveBytes;
   object["modeled_time_s"] = report.modeledTimeSeconds;
   object["device"] = report.device;
+  object["arena_bytes"] = report.arenaBytes;
+  object["arena_max_live_bytes"] = report.arenaMaxLiveBytes;
+  object["fragmentation"] =
+      report.arenaMaxLiveBytes == 0
+          ? 1.0
+          : static_cast<double>(report.arenaBytes) / report.arenaMaxLiveBytes;
+  object["escaping_bytes"] = report.escapingBytes;
   if (!report.reorder.empty())
     object["reorder"] = llvm::json::Object(report.reorder);
   if (options.includeTimeline) {
@@ -184,6 +214,9 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
        << llvm::right_justify(
               llvm::formatv("{0:e3} s", report.modeledTimeSeconds).str(), 12)
        << "  (device " << report.device << ")\n";
+    row("arena (predicted)", report.arenaBytes);
+    row("arena max live", report.arenaMaxLiveBytes);
+    row("escaping buffers", report.escapingBytes);
     if (!report.reorder.empty()) {
       auto integer = [&](StringRef key) {
         return report.reorder.getInteger(key).value_or(0);

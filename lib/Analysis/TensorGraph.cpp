@@ -63,7 +63,7 @@ static Value getViewSource(Operation *op) {
 /// Returns true if `op` reads the buffer of `initValue`'s init through another
 /// operand in a way that forbids writing in place: one-shot bufferization only
 /// allows it when every access is elementwise (all loops parallel, every
-/// indexing map the identity).
+/// access to the shared buffer by the identity map).
 static bool readsInitBufferElsewhere(Operation *op, OpOperand *init,
                                      BufferId initBuffer,
                                      function_ref<BufferId(Value)> bufferOf) {
@@ -77,11 +77,21 @@ static bool readsInitBufferElsewhere(Operation *op, OpOperand *init,
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return true;
-  bool elementwise =
-      linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
-      llvm::all_of(linalgOp.getIndexingMapsArray(),
-                   [](AffineMap map) { return map.isIdentity(); });
-  return !elementwise;
+  // As one-shot bufferization's bufferizesToElementwiseAccess: all loops
+  // parallel and every access to the shared buffer (the init included) by
+  // the identity map; other operands (e.g. a broadcast bias) may use any
+  // map.
+  if (linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+    return true;
+  for (OpOperand &use : op->getOpOperands()) {
+    if (!isa<ShapedType>(use.get().getType()))
+      continue;
+    if (&use != init && bufferOf(use.get()) != initBuffer)
+      continue;
+    if (!linalgOp.getMatchingIndexingMap(&use).isIdentity())
+      return true;
+  }
+  return false;
 }
 
 /// Ops whose regions are payloads evaluated as part of the op itself.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Pipelines/Pipelines.h"
+#include "memsched/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -37,6 +38,14 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Planning comes before deallocation: the arena is then one allocation
+  // among the others for the deallocation pipeline, and no dealloc of a
+  // planned buffer has to be removed.
+  if (options.planBuffers) {
+    MemschedPlanBuffersPassOptions planOptions;
+    planOptions.algorithm = options.planAlgorithm;
+    pm.addNestedPass<func::FuncOp>(createMemschedPlanBuffersPass(planOptions));
+  }
   if (options.deallocate)
     bufferization::buildBufferDeallocationPipeline(pm);
   // Plain loops keep every op's floating-point evaluation order fixed, which

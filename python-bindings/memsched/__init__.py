@@ -71,6 +71,11 @@ def report(analysis):
         lines.append("  %-22s%12s  (device %s)" %
                      ("modeled time", "%.3e s" % function["modeled_time_s"],
                       function["device"]))
+        for label, key in [("arena (predicted)", "arena_bytes"),
+                           ("arena max live", "arena_max_live_bytes"),
+                           ("escaping buffers", "escaping_bytes")]:
+            lines.append("  %-22s%12s  (%d bytes)" %
+                         (label, format_bytes(function[key]), function[key]))
         reordered = function.get("reorder")
         if reordered:
             lines.append("  %-22s%12s%s" %

@@ -8,6 +8,18 @@
 // RUN:   diff %t.original %t.reordered.$algorithm && FileCheck %s --check-prefix=REMARK --input-file=%t.remark.$algorithm || exit 1; \
 // RUN: done
 // REMARK: remark: memsched-reorder: peak
+// Buffer planning (on by default in the CPU pipeline) and in-place writes
+// leave results bit-identical; the planned arena is the one the report
+// predicts at tensor level, and the verifier finds no overlap.
+// RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-exec-harness -memsched-to-cpu-pipeline=plan-buffers=false | %run_harness > %t.unplanned
+// RUN: diff %t.original %t.unplanned
+// RUN: memsched-opt %examples/mlp_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-reorder -memsched-inplace -memsched-exec-harness -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.optimized
+// RUN: diff %t.original %t.optimized
+// RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-report=format=json -o /dev/null > %t.plan
+// RUN: memsched-opt %examples/mlp_train_step.mlir --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" -memsched-plan-buffers -test-memsched-verify-plan -mlir-print-op-on-diagnostic=false 2>/dev/null >> %t.plan
+// RUN: FileCheck %s --check-prefix=PLAN --input-file=%t.plan
+// PLAN: "arena_bytes": [[ARENA:[0-9]+]]
+// PLAN: memsched.plan = {{.*}}arena_bytes = [[ARENA]] : i64
 // 7 headers + 1 (loss) + 32*64 (dw1) + 64 (db1) + 64*64 (dw2) + 64 (db2)
 // + 64*10 (dw3) + 10 (db3) = 7 + 1 + 2048 + 64 + 4096 + 64 + 640 + 10 = 6930.
 // RUN: count 6930 < %t.original

@@ -37,11 +37,20 @@
 // TEXT-NEXT:    lower bound            12.00 KiB  (12288 bytes){{$}}
 // TEXT-NEXT:    max live               12.00 KiB  (12288 bytes){{$}}
 // TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
+// TEXT-NEXT:    arena (predicted)       8.00 KiB  (8192 bytes){{$}}
+// TEXT-NEXT:    arena max live          8.00 KiB  (8192 bytes){{$}}
+// TEXT-NEXT:    escaping buffers        4.00 KiB  (4096 bytes){{$}}
 
+// Arena: B escapes (returned, 4096 bytes); A and C are live together at
+// the second exp, so the predicted arena is 8192 = their max live.
 // JSON:           "functions": [
 // JSON-NEXT:        {
+// JSON-NEXT:          "arena_bytes": 8192,
+// JSON-NEXT:          "arena_max_live_bytes": 8192,
 // JSON-H100-NEXT:     "device": "h100",
 // JSON-A100-NEXT:     "device": "a100-80gb",
+// JSON-NEXT:          "escaping_bytes": 4096,
+// JSON-NEXT:          "fragmentation": 1,
 // JSON-NEXT:          "lower_bound_bytes": 12288,
 // JSON-NEXT:          "max_live_bytes": 12288,
 // JSON-H100-NEXT:     "modeled_time_s": 1.6011004{{[0-9]*}}e-05,
@@ -146,10 +155,17 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // TEXT-NEXT:    lower bound             3.00 MiB  (3145728 bytes){{$}}
 // TEXT-NEXT:    max live                1.50 MiB  (1572864 bytes){{$}}
 // TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
+// TEXT-NEXT:    arena (predicted)            0 B  (0 bytes){{$}}
+// TEXT-NEXT:    arena max live               0 B  (0 bytes){{$}}
+// TEXT-NEXT:    escaping buffers        1.50 MiB  (1572864 bytes){{$}}
 
 // JSON-NEXT:        {
+// JSON-NEXT:          "arena_bytes": 0,
+// JSON-NEXT:          "arena_max_live_bytes": 0,
 // JSON-H100-NEXT:     "device": "h100",
 // JSON-A100-NEXT:     "device": "a100-80gb",
+// JSON-NEXT:          "escaping_bytes": 1572864,
+// JSON-NEXT:          "fragmentation": 1,
 // JSON-NEXT:          "lower_bound_bytes": 3145728,
 // JSON-NEXT:          "max_live_bytes": 1572864,
 // JSON-H100-NEXT:     "modeled_time_s": 4.939023{{[0-9]*}}e-06,

@@ -7,9 +7,11 @@
 namespace mlir::memsched::test {
 void registerTestTensorGraphPasses();
 void registerTestBufferizationModelPass();
+void registerTestVerifyPlanPass();
 
 void registerTestPasses() {
   registerTestTensorGraphPasses();
   registerTestBufferizationModelPass();
+  registerTestVerifyPlanPass();
 }
 } // namespace mlir::memsched::test

@@ -40,6 +40,15 @@ struct FunctionReport {
   int64_t maxLiveBytes = 0;
   double modeledTimeSeconds = 0;
   std::string device;
+  /// Arena that memsched-plan-buffers is predicted to allocate: the
+  /// transient buffers that do not escape, planned with the offset planner
+  /// on their modelled lifetimes (256-byte alignment).
+  int64_t arenaBytes = 0;
+  /// Max over steps of the live bytes of those buffers.
+  int64_t arenaMaxLiveBytes = 0;
+  /// Transient buffers that escape (returned values): allocated outside the
+  /// arena.
+  int64_t escapingBytes = 0;
   /// Live transient bytes per step and buffer lifetimes.
   scheduling::MemoryProfile profile;
   /// Start and end of each op on the compute stream.

@@ -24,6 +24,15 @@ struct ToCPUPipelineOptions : public PassPipelineOptions<ToCPUPipelineOptions> {
       *this, "deallocate",
       llvm::cl::desc("Insert deallocations after bufferization"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> planBuffers{
+      *this, "plan-buffers",
+      llvm::cl::desc("Place the static allocations of every function in one "
+                     "arena (memsched-plan-buffers)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> planAlgorithm{
+      *this, "plan-algorithm",
+      llvm::cl::desc("Offset planner of memsched-plan-buffers"),
+      llvm::cl::init("auto")};
 };
 
 /// Builds `memsched-to-cpu-pipeline`: linalg on tensors to LLVM dialect that

@@ -119,4 +119,69 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
   ];
 }
 
+def MemschedPlanBuffersPass
+    : Pass<"memsched-plan-buffers", "mlir::func::FuncOp"> {
+  let summary = "Place every static allocation of a function in one arena";
+  let description = [{
+    Runs on memrefs, after bufferization. Collects the `memref.alloc` ops of
+    the function's block that have a static shape, an identity layout and
+    the requested memory space, computes each one's lifetime in the current
+    op order (from the first to the last op using it or any value that may
+    alias it: views, subviews, casts, reshapes), plans aligned offsets with
+    the offset planner (docs/planning.md), and replaces the allocations by
+    one `memref.alloc` of bytes (marked `memsched.arena`) and a `memref.view`
+    per buffer at its planned offset. Their `memref.dealloc` ops are removed
+    (the arena is deallocated before the return if any of them was).
+
+    Allocations with dynamic sizes, in nested regions, or that escape
+    (returned, passed to a call, yielded from a region, passed into a
+    non-linalg region op) stay as they are, each with a remark. A remark
+    sums up the plan, and a `memsched.plan` dictionary on the function
+    records `arena_bytes`, `max_live_bytes`, `fragmentation` (arena /
+    max-live), the number of planned and unplanned buffers, the algorithm
+    and whether the arena is proven minimal.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", "\"auto\"",
+           "Offset planner: auto, greedy-by-size, best-fit-by-size, "
+           "best-fit-by-lifetime, xla or exact">,
+    Option<"alignment", "alignment", "int64_t", "256",
+           "Alignment of every offset and of the arena, in bytes">,
+    Option<"memorySpace", "memory-space", "std::string", "\"\"",
+           "Memory space of the allocations to plan and of the arena, as "
+           "an attribute (empty: the default memory space)">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "1000",
+           "Wall-clock budget of the auto and exact planners">,
+  ];
+}
+
+def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
+  let summary = "Let elementwise ops write their result into a dead input";
+  let description = [{
+    Tensor level, before bufferization. For every elementwise linalg op (all
+    loops parallel) whose payload does not read its init, the pass looks for
+    an input with the result's type and an identity indexing map (as the
+    init's) whose buffer no later op reads, and makes that input the init.
+    One-shot bufferization then writes the result into the input's buffer
+    instead of allocating a new one; results are unchanged because the
+    payload never reads the init.
+
+    Never used as the destination: an input read later (by any alias), a
+    constant, a value returned by the function, a buffer that another
+    in-place decision already keeps live, and a function argument unless
+    `donate-arguments` is set (the caller then gives up the argument's
+    contents). A remark reports how many ops were rewritten and the peak
+    before and after (memory model of the guide, which counts the saving).
+  }];
+  let options = [
+    Option<"donateArguments", "donate-arguments", "bool", "false",
+           "Allow writing into function arguments whose contents the "
+           "function no longer needs">,
+    Option<"device", "device", "std::string", "\"h100\"",
+           "Device preset or .json file (for op workspaces and costs)">,
+  ];
+}
+
 #endif // MEMSCHED_TRANSFORMS_PASSES_TD

@@ -76,11 +76,17 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << attribute.getValue();
     return success();
   }
-  if (name == kReorderAttrName) {
+  if (name == kReorderAttrName || name == kPlanAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
-      return op->emitOpError()
-             << "expects '" << kReorderAttrName << "' to be a dictionary, got "
-             << attribute.getValue();
+      return op->emitOpError() << "expects '" << name
+                               << "' to be a dictionary, got "
+                               << attribute.getValue();
+    return success();
+  }
+  if (name == kArenaAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitOpError() << "expects '" << kArenaAttrName
+                               << "' to be a unit attribute";
     return success();
   }
   return op->emitOpError() << "has unknown memsched attribute '" << name << "'";

@@ -25,6 +25,11 @@ inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
 /// Dictionary a function carries after memsched-reorder: what the pass chose
 /// and the peaks before and after (read back by memsched-report).
 inline constexpr llvm::StringLiteral kReorderAttrName = "memsched.reorder";
+/// Dictionary a function carries after memsched-plan-buffers: the arena,
+/// max-live and fragmentation figures of its plan.
+inline constexpr llvm::StringLiteral kPlanAttrName = "memsched.plan";
+/// Unit attribute marking the allocation that holds a planned arena.
+inline constexpr llvm::StringLiteral kArenaAttrName = "memsched.arena";
 
 /// Returns the value of an integer attribute that holds a non-negative number
 /// that fits in int64_t (unsigned types read as unsigned), else std::nullopt.

@@ -1,0 +1,53 @@
+//===- BufferLiveness.h - Lifetimes of memref allocations -------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the memref-level liveness used by buffer planning and
+// by its verifier: the steps (positions of the ops of a function's block) at
+// which an allocation or any alias of it is used, and whether it escapes the
+// function's control (returned, passed to a call, yielded from a region).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_BUFFERLIVENESS_H
+#define MEMSCHED_ANALYSIS_BUFFERLIVENESS_H
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir::memsched {
+
+/// Where the memory of one allocation is used.
+struct BufferUses {
+  /// First and last step (position in the block) using the buffer or an
+  /// alias of it; -1 if unused.
+  int64_t firstStep = -1;
+  int64_t lastStep = -1;
+  /// `memref.dealloc` ops of the buffer or of an alias, in the block.
+  SmallVector<Operation *> deallocs;
+  /// Why the buffer cannot be planned; empty if it can.
+  std::string escapeReason;
+
+  bool escapes() const { return !escapeReason.empty(); }
+  bool isUsed() const { return firstStep >= 0; }
+};
+
+/// Numbers the ops of `block` in order.
+DenseMap<Operation *, int64_t> numberOps(Block &block);
+
+/// Follows every use of `root` (a value defined in `block`) and of the
+/// values that may alias it: any memref result of an op using it. Uses
+/// inside nested regions count at the step of their ancestor in `block`.
+/// Conservative: aliasing is assumed rather than proven.
+BufferUses computeBufferUses(Value root, Block &block,
+                             const DenseMap<Operation *, int64_t> &steps);
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_ANALYSIS_BUFFERLIVENESS_H

@@ -1,0 +1,81 @@
+//===- BufferLiveness.cpp - Lifetimes of memref allocations ---------------===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Analysis/BufferLiveness.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+DenseMap<Operation *, int64_t> mlir::memsched::numberOps(Block &block) {
+  DenseMap<Operation *, int64_t> steps;
+  int64_t step = 0;
+  for (Operation &op : block)
+    steps[&op] = step++;
+  return steps;
+}
+
+BufferUses
+mlir::memsched::computeBufferUses(Value root, Block &block,
+                                  const DenseMap<Operation *, int64_t> &steps) {
+  BufferUses uses;
+  llvm::SetVector<Value> aliases;
+  aliases.insert(root);
+  auto record = [&](int64_t step) {
+    uses.firstStep = uses.firstStep < 0 ? step : std::min(uses.firstStep, step);
+    uses.lastStep = std::max(uses.lastStep, step);
+  };
+  for (size_t i = 0; i < aliases.size() && !uses.escapes(); ++i) {
+    Value value = aliases[i];
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      Operation *ancestor = block.findAncestorOpInBlock(*user);
+      if (!ancestor) {
+        uses.escapeReason = "used outside its block";
+        break;
+      }
+      if (isa<memref::DeallocOp>(user)) {
+        if (user != ancestor) {
+          uses.escapeReason = "deallocated inside a nested region";
+          break;
+        }
+        uses.deallocs.push_back(user);
+        continue;
+      }
+      if (user->hasTrait<OpTrait::IsTerminator>()) {
+        uses.escapeReason = user == ancestor ? "returned from the function"
+                                             : "yielded from a region";
+        break;
+      }
+      if (isa<CallOpInterface>(user)) {
+        uses.escapeReason = "passed to a call";
+        break;
+      }
+      if (isa<bufferization::DeallocOp>(user)) {
+        uses.escapeReason = "owned by a bufferization.dealloc";
+        break;
+      }
+      // An op with regions other than a linalg payload may bind the buffer
+      // to a block argument (loop-carried values), which is not followed.
+      if (user->getNumRegions() != 0 && !isa<linalg::LinalgOp>(user)) {
+        uses.escapeReason = "passed into a region op ('" +
+                            user->getName().getStringRef().str() + "')";
+        break;
+      }
+      record(steps.lookup(ancestor));
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          aliases.insert(result);
+    }
+  }
+  return uses;
+}

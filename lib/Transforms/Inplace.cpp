@@ -1,0 +1,149 @@
+//===- Inplace.cpp - memsched-inplace pass ----------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the in-place pass: an elementwise linalg op whose
+// payload ignores its init can take any input of the same type as its init
+// without changing its result, and if that input's buffer is dead after the
+// op, one-shot bufferization then reuses it instead of allocating.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Analysis/CostModel.h"
+#include "memsched/Analysis/DeviceSpec.h"
+#include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Transforms/Passes.h"
+
+namespace mlir::memsched {
+#define GEN_PASS_DEF_MEMSCHEDINPLACEPASS
+#include "memsched/Transforms/Passes.h.inc"
+} // namespace mlir::memsched
+
+using namespace mlir;
+using namespace mlir::memsched;
+namespace sched = mlir::memsched::scheduling;
+
+namespace {
+struct InplacePass
+    : public memsched::impl::MemschedInplacePassBase<InplacePass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+/// Peak (resident + transient) of `func` in its current order.
+std::optional<int64_t> modelPeak(func::FuncOp func, const CostModel &model) {
+  TensorGraph graph = TensorGraph::build(func, model);
+  if (graph.getStatus() != TensorGraphStatus::Built)
+    return std::nullopt;
+  std::optional<sched::MemoryProfile> profile = sched::simulateMemory(
+      graph.getProblem(), graph.getProblem().programOrder());
+  if (!profile)
+    return std::nullopt;
+  return profile->peakBytes();
+}
+} // namespace
+
+void InplacePass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.isExternal())
+    return;
+  std::string error;
+  FailureOr<DeviceSpec> spec = DeviceSpec::lookup(device, error);
+  if (failed(spec)) {
+    func.emitError() << "memsched-inplace: " << error;
+    return signalPassFailure();
+  }
+  CostModel costModel(*spec);
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() == TensorGraphStatus::Skipped)
+    return markAllAnalysesPreserved();
+  if (graph.getStatus() == TensorGraphStatus::Failed)
+    return signalPassFailure();
+  const sched::Problem &problem = graph.getProblem();
+
+  // Last step reading or writing each buffer (kNoId-free: every buffer gets
+  // one), and which buffers must survive the function.
+  std::vector<int64_t> lastUse(problem.numBuffers(), -1);
+  std::vector<bool> escaping = problem.escapingBuffers();
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const sched::Value &value = problem.value(static_cast<sched::ValueId>(id));
+    if (value.producer != sched::kNoId)
+      lastUse[value.buffer] =
+          std::max<int64_t>(lastUse[value.buffer], value.producer);
+    for (sched::TaskId consumer : value.consumers)
+      lastUse[value.buffer] =
+          std::max<int64_t>(lastUse[value.buffer], consumer);
+  }
+  // The buffer each value lives in; rewritten results move to their input's.
+  DenseMap<Value, sched::BufferId> bufferOf;
+  auto getBuffer = [&](Value value) -> sched::BufferId {
+    auto it = bufferOf.find(value);
+    if (it != bufferOf.end())
+      return it->second;
+    sched::ValueId id = graph.getValueId(value);
+    return id == sched::kNoId ? sched::kNoId : problem.value(id).buffer;
+  };
+
+  std::optional<int64_t> before = modelPeak(func, costModel);
+  int64_t rewritten = 0;
+  for (sched::TaskId task = 0;
+       task < static_cast<sched::TaskId>(graph.getNumTasks()); ++task) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(graph.getOp(task));
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+        linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+      continue;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      if (linalgOp.payloadUsesValueFromOperand(&init) ||
+          !linalgOp.getMatchingIndexingMap(&init).isIdentity())
+        continue;
+      Value result = linalgOp.getTiedOpResult(&init);
+      for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+        Value candidate = input->get();
+        sched::BufferId buffer = getBuffer(candidate);
+        if (candidate.getType() != result.getType() ||
+            !linalgOp.getMatchingIndexingMap(input).isIdentity() ||
+            buffer == sched::kNoId || escaping[buffer] ||
+            lastUse[buffer] != task)
+          continue;
+        const sched::Buffer &info = problem.buffer(buffer);
+        bool isArgument = isa<BlockArgument>(candidate);
+        if (info.kind == sched::BufferKind::Resident &&
+            !(isArgument && donateArguments))
+          continue;
+        // Another operand of this op in the same buffer (other than the
+        // input itself) would make the access non-elementwise.
+        bool shared =
+            llvm::any_of(linalgOp->getOpOperands(), [&](OpOperand &other) {
+              return &other != input && &other != &init &&
+                     isa<ShapedType>(other.get().getType()) &&
+                     getBuffer(other.get()) == buffer;
+            });
+        if (shared)
+          continue;
+        sched::BufferId resultBuffer = getBuffer(result);
+        init.set(candidate);
+        bufferOf[result] = buffer;
+        // The result's readers now read the input's buffer.
+        if (resultBuffer != sched::kNoId) {
+          lastUse[buffer] = std::max(lastUse[buffer], lastUse[resultBuffer]);
+          if (escaping[resultBuffer])
+            escaping[buffer] = true;
+        }
+        ++rewritten;
+        break;
+      }
+    }
+  }
+  if (rewritten == 0)
+    return markAllAnalysesPreserved();
+  std::optional<int64_t> after = modelPeak(func, costModel);
+  InFlightDiagnostic remark = func.emitRemark();
+  remark << "memsched-inplace: " << rewritten << " ops write into a dead input";
+  if (before && after)
+    remark << "; peak " << formatBytes(*before) << " -> "
+           << formatBytes(*after);
+}

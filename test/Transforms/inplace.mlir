@@ -1,0 +1,74 @@
+// RUN: memsched-opt %s -split-input-file -verify-diagnostics -memsched-inplace | FileCheck %s
+// RUN: memsched-opt %s -split-input-file -memsched-inplace=donate-arguments -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=DONATE
+// RUN: memsched-opt %s -split-input-file -verify-diagnostics -memsched-inplace -test-memsched-check-bufferization-model -o /dev/null
+
+// Tests that memsched-inplace makes a dead input the init of an
+// elementwise op, never an input read later, an argument (unless donated),
+// a constant or a returned value; and that the memory model's prediction
+// still matches what bufferization allocates.
+
+// A chain of three elementwise ops: each intermediate dies at the next op,
+// so the second and third write into the first one's buffer.
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[A:.+]] = linalg.exp ins(%arg0 : tensor<1024xf32>) outs(%{{.+}} : tensor<1024xf32>)
+// CHECK:         %[[B:.+]] = linalg.exp ins(%[[A]] : tensor<1024xf32>) outs(%[[A]] : tensor<1024xf32>)
+// CHECK:         linalg.exp ins(%[[B]] : tensor<1024xf32>) outs(%[[B]] : tensor<1024xf32>)
+// expected-remark @below {{memsched-inplace: 2 ops write into a dead input; peak 12.00 KiB -> 8.00 KiB}}
+func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %e0 = tensor.empty() : tensor<1024xf32>
+  %a = linalg.exp ins(%x : tensor<1024xf32>) outs(%e0 : tensor<1024xf32>) -> tensor<1024xf32>
+  %e1 = tensor.empty() : tensor<1024xf32>
+  %b = linalg.exp ins(%a : tensor<1024xf32>) outs(%e1 : tensor<1024xf32>) -> tensor<1024xf32>
+  %e2 = tensor.empty() : tensor<1024xf32>
+  %c = linalg.exp ins(%b : tensor<1024xf32>) outs(%e2 : tensor<1024xf32>) -> tensor<1024xf32>
+  return %c : tensor<1024xf32>
+}
+
+// -----
+
+// %a is read again by the add, so the second exp cannot overwrite it; the
+// add can overwrite %b (dead after it) but not %a... nor the argument.
+// CHECK-LABEL: func.func @read_later
+// CHECK:         %[[A:.+]] = linalg.exp ins(%arg0 : tensor<256xf32>) outs(%{{.+}} : tensor<256xf32>)
+// CHECK:         %[[B:.+]] = linalg.exp ins(%[[A]] : tensor<256xf32>) outs(%{{.+}} : tensor<256xf32>)
+// CHECK-NOT:     outs(%[[A]]
+// CHECK:         linalg.add ins(%[[A]], %[[B]] : tensor<256xf32>, tensor<256xf32>) outs(%[[A]] : tensor<256xf32>)
+// expected-remark @below {{memsched-inplace: 1 ops write into a dead input}}
+func.func @read_later(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %e0 = tensor.empty() : tensor<256xf32>
+  %a = linalg.exp ins(%x : tensor<256xf32>) outs(%e0 : tensor<256xf32>) -> tensor<256xf32>
+  %e1 = tensor.empty() : tensor<256xf32>
+  %b = linalg.exp ins(%a : tensor<256xf32>) outs(%e1 : tensor<256xf32>) -> tensor<256xf32>
+  %e2 = tensor.empty() : tensor<256xf32>
+  %c = linalg.add ins(%a, %b : tensor<256xf32>, tensor<256xf32>) outs(%e2 : tensor<256xf32>) -> tensor<256xf32>
+  return %c : tensor<256xf32>
+}
+
+// -----
+
+// Arguments are only overwritten when donated; constants and returned values
+// never; a payload that reads its init keeps it.
+// CHECK-LABEL: func.func @not_destinations
+// CHECK:         linalg.exp ins(%arg0 : tensor<64xf32>) outs(%{{[0-9]+}} : tensor<64xf32>)
+// CHECK:         linalg.exp ins(%cst : tensor<64xf32>) outs(%{{[0-9]+}} : tensor<64xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{[0-9]+}} : tensor<64xf32>)
+// DONATE-LABEL: func.func @not_destinations
+// DONATE:         linalg.exp ins(%arg0 : tensor<64xf32>) outs(%arg0 : tensor<64xf32>)
+#id = affine_map<(d0) -> (d0)>
+func.func @not_destinations(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %e0 = tensor.empty() : tensor<64xf32>
+  %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %cst = arith.constant dense<1.0> : tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64xf32>
+  %b = linalg.exp ins(%cst : tensor<64xf32>) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<64xf32>
+  %c = linalg.exp ins(%b : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%y : tensor<64xf32>) outs(%a : tensor<64xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %in, %out : f32
+      linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %a, %b, %c, %d : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
+}
