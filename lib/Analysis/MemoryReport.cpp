@@ -126,6 +126,20 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   return report;
 }
 
+std::optional<int64_t>
+mlir::memsched::computeModelPeak(func::FuncOp func,
+                                 const CostModel &costModel) {
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() != TensorGraphStatus::Built)
+    return std::nullopt;
+  const Problem &problem = graph.getProblem();
+  std::optional<MemoryProfile> profile =
+      simulateMemory(problem, problem.programOrder());
+  if (!profile)
+    return std::nullopt;
+  return profile->peakBytes();
+}
+
 FailureOr<std::vector<FunctionReport>>
 mlir::memsched::analyzeModule(ModuleOp module, const CostModel &costModel) {
   std::vector<FunctionReport> reports;

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/OffsetPlanner.h"
+#include "NameTable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -41,10 +42,7 @@ constexpr int64_t kNoEnd = std::numeric_limits<int64_t>::min();
 /// The largest request size accepted: 2^48 bytes (256 TiB).
 constexpr int64_t kMaxSizeBytes = int64_t(1) << 48;
 
-struct AlgorithmName {
-  OffsetAlgorithm algorithm;
-  const char *name;
-};
+using AlgorithmName = detail::NamedValue<OffsetAlgorithm>;
 
 constexpr AlgorithmName kAlgorithmNames[] = {
     {OffsetAlgorithm::Auto, "auto"},
@@ -1284,31 +1282,16 @@ std::vector<std::string> splitFields(const std::string &line) {
 
 const char *
 mlir::memsched::scheduling::getOffsetAlgorithmName(OffsetAlgorithm algorithm) {
-  for (const AlgorithmName &entry : kAlgorithmNames)
-    if (entry.algorithm == algorithm)
-      return entry.name;
-  return "unknown";
+  return detail::nameOf(kAlgorithmNames, algorithm);
 }
 
 std::optional<OffsetAlgorithm>
 mlir::memsched::scheduling::parseOffsetAlgorithm(const std::string &name) {
-  for (const AlgorithmName &entry : kAlgorithmNames)
-    if (name == entry.name)
-      return entry.algorithm;
-  for (const AlgorithmName &entry : kAliases)
-    if (name == entry.name)
-      return entry.algorithm;
-  return std::nullopt;
+  return detail::parseName(kAlgorithmNames, kAliases, name);
 }
 
 std::string mlir::memsched::scheduling::getOffsetAlgorithmNames() {
-  std::string names;
-  for (const AlgorithmName &entry : kAlgorithmNames) {
-    if (!names.empty())
-      names += ", ";
-    names += entry.name;
-  }
-  return names;
+  return detail::joinNames(kAlgorithmNames);
 }
 
 int64_t mlir::memsched::scheduling::computeMaxLiveBytes(

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Reorder.h"
+#include "NameTable.h"
 #include "ScheduleGraph.h"
 #include "SubsetSearch.h"
 #include "memsched/Scheduling/MemorySimulator.h"
@@ -21,10 +22,7 @@ using namespace mlir::memsched::scheduling;
 using namespace mlir::memsched::scheduling::detail;
 
 namespace {
-struct AlgorithmName {
-  ReorderAlgorithm algorithm;
-  const char *name;
-};
+using AlgorithmName = detail::NamedValue<ReorderAlgorithm>;
 
 constexpr AlgorithmName kAlgorithmNames[] = {
     {ReorderAlgorithm::Auto, "auto"},
@@ -127,31 +125,16 @@ void setError(std::string *error, const std::string &message) {
 
 const char *mlir::memsched::scheduling::getReorderAlgorithmName(
     ReorderAlgorithm algorithm) {
-  for (const AlgorithmName &entry : kAlgorithmNames)
-    if (entry.algorithm == algorithm)
-      return entry.name;
-  return "unknown";
+  return detail::nameOf(kAlgorithmNames, algorithm);
 }
 
 std::optional<ReorderAlgorithm>
 mlir::memsched::scheduling::parseReorderAlgorithm(const std::string &name) {
-  for (const AlgorithmName &entry : kAlgorithmNames)
-    if (name == entry.name)
-      return entry.algorithm;
-  for (const AlgorithmName &entry : kAliases)
-    if (name == entry.name)
-      return entry.algorithm;
-  return std::nullopt;
+  return detail::parseName(kAlgorithmNames, kAliases, name);
 }
 
 std::string mlir::memsched::scheduling::getReorderAlgorithmNames() {
-  std::string names;
-  for (const AlgorithmName &entry : kAlgorithmNames) {
-    if (!names.empty())
-      names += ", ";
-    names += entry.name;
-  }
-  return names;
+  return detail::joinNames(kAlgorithmNames);
 }
 
 std::optional<ReorderResult> mlir::memsched::scheduling::reorder(

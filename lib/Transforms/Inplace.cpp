@@ -33,18 +33,6 @@ struct InplacePass
   using Base::Base;
   void runOnOperation() override;
 };
-
-/// Peak (resident + transient) of `func` in its current order.
-std::optional<int64_t> modelPeak(func::FuncOp func, const CostModel &model) {
-  TensorGraph graph = TensorGraph::build(func, model);
-  if (graph.getStatus() != TensorGraphStatus::Built)
-    return std::nullopt;
-  std::optional<sched::MemoryProfile> profile = sched::simulateMemory(
-      graph.getProblem(), graph.getProblem().programOrder());
-  if (!profile)
-    return std::nullopt;
-  return profile->peakBytes();
-}
 } // namespace
 
 void InplacePass::runOnOperation() {
@@ -88,7 +76,7 @@ void InplacePass::runOnOperation() {
     return id == sched::kNoId ? sched::kNoId : problem.value(id).buffer;
   };
 
-  std::optional<int64_t> before = modelPeak(func, costModel);
+  std::optional<int64_t> before = computeModelPeak(func, costModel);
   int64_t rewritten = 0;
   for (sched::TaskId task = 0;
        task < static_cast<sched::TaskId>(graph.getNumTasks()); ++task) {
@@ -140,7 +128,7 @@ void InplacePass::runOnOperation() {
   }
   if (rewritten == 0)
     return markAllAnalysesPreserved();
-  std::optional<int64_t> after = modelPeak(func, costModel);
+  std::optional<int64_t> after = computeModelPeak(func, costModel);
   InFlightDiagnostic remark = func.emitRemark();
   remark << "memsched-inplace: " << rewritten << " ops write into a dead input";
   if (before && after)

@@ -69,21 +69,6 @@ static void moveInto(Block &block, ArrayRef<Operation *> ops) {
     op->moveBefore(terminator);
 }
 
-/// The model's peak (resident + transient) of `func` in its current order,
-/// or std::nullopt if the graph cannot be built.
-static std::optional<int64_t> modelPeak(func::FuncOp func,
-                                        const CostModel &costModel) {
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() != TensorGraphStatus::Built)
-    return std::nullopt;
-  const sched::Problem &problem = graph.getProblem();
-  std::optional<sched::MemoryProfile> profile =
-      sched::simulateMemory(problem, problem.programOrder());
-  if (!profile)
-    return std::nullopt;
-  return profile->peakBytes();
-}
-
 namespace {
 struct ReorderPass
     : public memsched::impl::MemschedReorderPassBase<ReorderPass> {
@@ -160,7 +145,7 @@ void ReorderPass::runOnOperation() {
   // input order if that models worse than both the input and what the
   // scheduler predicted (a named heuristic may be worse than the input on
   // purpose).
-  std::optional<int64_t> after = modelPeak(func, costModel);
+  std::optional<int64_t> after = computeModelPeak(func, costModel);
   int64_t predicted = resident + result->peakTransientBytes;
   bool restored = !after || (*after > before && *after > predicted);
   if (restored) {

@@ -71,6 +71,12 @@ struct ReportOptions {
 /// Diagnostics from the graph builder are emitted on the IR.
 FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
 
+/// The modelled peak (resident + transient bytes) of `func` in its current
+/// order, or std::nullopt if its graph cannot be built. Passes use it to
+/// compare a function before and after a rewrite.
+std::optional<int64_t> computeModelPeak(func::FuncOp func,
+                                        const CostModel &costModel);
+
 /// Analyzes every function with a body in `module`, in walk order. Fails
 /// when some function cannot be analyzed (its error is already emitted);
 /// skipped functions are reported as such.
