@@ -18,13 +18,12 @@ import glob
 import json
 import math
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tensorgraph_scaling import make_function  # noqa: E402
+from tensorgraph_scaling import make_function, time_pass  # noqa: E402
 
 HEURISTICS = ["postorder", "xla-list", "xla-dfs", "inductor-lpmf",
               "inductor-bfs", "inductor-dfs"]
@@ -41,18 +40,8 @@ def reorder_figures(opt, path, time_limit_ms):
 
 
 def time_reorder(opt, path, repeat):
-    best = None
-    for _ in range(repeat):
-        completed = subprocess.run(
-            [opt, path, "--mlir-disable-threading", "--mlir-timing",
-             "--mlir-timing-display=list", "-mlir-print-op-on-diagnostic=false",
-             "--memsched-reorder", "-o", "/dev/null"],
-            capture_output=True, text=True, check=True)
-        for line in completed.stderr.splitlines():
-            if "MemschedReorderPass" in line:
-                seconds = float(re.search(r"([0-9.]+)\s*\(", line).group(1))
-                best = seconds if best is None else min(best, seconds)
-    return best
+    return min(time_pass(opt, path, "--memsched-reorder",
+                         "MemschedReorderPass") for _ in range(repeat))
 
 
 def main():

@@ -39,17 +39,25 @@ def make_function(num_ops, seed=0):
     return "\n".join(lines) + "\n"
 
 
-def time_report(opt, path):
+def time_pass(opt, path, pass_flag, pass_class):
+    """Wall time of one pass (`pass_class` in MLIR's timing list) when
+    memsched-opt runs `pass_flag` on `path` with threading disabled."""
     completed = subprocess.run(
         [opt, path, "--mlir-disable-threading", "--mlir-timing",
-         "--mlir-timing-display=list",
-         "--memsched-report=format=json output=/dev/null", "-o", "/dev/null"],
+         "--mlir-timing-display=list", "-mlir-print-op-on-diagnostic=false",
+         pass_flag, "-o", "/dev/null"],
         capture_output=True, text=True, check=True)
     for line in completed.stderr.splitlines():
-        if "MemschedReportPass" in line:
+        if pass_class in line:
             return float(re.search(r"([0-9.]+)\s*\(", line).group(1))
-    raise RuntimeError("no timing line for the report pass:\n" +
-                       completed.stderr)
+    raise RuntimeError("no timing line for %s:\n%s" %
+                       (pass_class, completed.stderr))
+
+
+def time_report(opt, path):
+    return time_pass(opt, path,
+                     "--memsched-report=format=json output=/dev/null",
+                     "MemschedReportPass")
 
 
 def main():

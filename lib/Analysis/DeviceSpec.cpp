@@ -12,6 +12,7 @@
 #include "memsched/Analysis/DeviceSpec.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -232,4 +233,14 @@ llvm::json::Object DeviceSpec::toJSON() const {
     object[field.key] = this->*(field.member);
   object["allow_tf32"] = allowTF32;
   return object;
+}
+
+FailureOr<DeviceSpec> DeviceSpec::lookupOrEmitError(StringRef nameOrPath,
+                                                    Operation *anchor,
+                                                    StringRef passName) {
+  std::string error;
+  FailureOr<DeviceSpec> spec = lookup(nameOrPath, error);
+  if (failed(spec))
+    anchor->emitError() << passName << ": " << error;
+  return spec;
 }

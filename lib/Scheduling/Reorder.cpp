@@ -189,16 +189,27 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
   auto runInductor = [&]() { runFamily(false); };
 
   // Single schedulers replace the program order even when worse: the user
-  // asked for them by name.
+  // asked for them by name. With the order cleared, the portfolio keeps the
+  // next candidate whatever its peak (the input stays among the candidates).
   auto only = [&](const char *name,
                   const std::function<std::vector<TaskId>()> &scheduler) {
-    ReorderResult single = result;
-    single.candidates.clear();
-    Portfolio one(graph, single);
-    single.order.clear();
-    one.run(name, scheduler);
-    single.candidates.insert(single.candidates.begin(), result.candidates[0]);
-    result = std::move(single);
+    result.order.clear();
+    portfolio.run(name, scheduler);
+  };
+  // The exact search from the best order so far, recorded as a candidate.
+  auto runExact = [&](double seconds) {
+    ExactOptions exact;
+    exact.maxStates = options.exactMaxStates;
+    exact.timeLimitSeconds = seconds;
+    exact.upperBoundOrder = result.order;
+    auto begin = std::chrono::steady_clock::now();
+    ExactResult solved = solveExact(problem, exact);
+    if (solved.isOptimal) {
+      portfolio.add("exact", solved.order, secondsSince(begin));
+      result.isOptimal = true;
+      result.chosenAlgorithm = "exact";
+    }
+    return solved;
   };
 
   switch (options.algorithm) {
@@ -228,15 +239,11 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
         only(getReorderAlgorithmName(heuristic.algorithm),
              [&] { return heuristic.schedule(problem); });
     return finish();
-  case ReorderAlgorithm::XlaBest: {
+  case ReorderAlgorithm::XlaBest:
     // XLA picks among its own three, not against the input order.
     result.order.clear();
-    result.candidates.clear();
     runXla();
-    result.candidates.insert(result.candidates.begin(),
-                             {"program", result.programPeakTransientBytes, 0});
     return finish();
-  }
   case ReorderAlgorithm::InductorBest:
     runInductor();
     return finish();
@@ -253,19 +260,11 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     }
     runXla();
     runInductor();
-    ExactOptions exact;
-    exact.maxStates = options.exactMaxStates;
-    exact.timeLimitSeconds = deadline.secondsLeft();
-    exact.upperBoundOrder = result.order;
-    auto begin = std::chrono::steady_clock::now();
-    ExactResult solved = solveExact(problem, exact);
+    ExactResult solved = runExact(deadline.secondsLeft());
     if (!solved.isOptimal) {
       setError(error, "exact search did not finish: " + solved.limitReason);
       return std::nullopt;
     }
-    portfolio.add("exact", solved.order, secondsSince(begin));
-    result.isOptimal = true;
-    result.chosenAlgorithm = "exact";
     return finish();
   }
   case ReorderAlgorithm::Auto:
@@ -294,17 +293,7 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     // The windowed search is cheap on small graphs and tightens the upper
     // bound, which is what prunes the exact search.
     runWindows(deadline.secondsLeft() / 5);
-    ExactOptions exact;
-    exact.maxStates = options.exactMaxStates;
-    exact.timeLimitSeconds = deadline.secondsLeft();
-    exact.upperBoundOrder = result.order;
-    auto begin = std::chrono::steady_clock::now();
-    ExactResult solved = solveExact(problem, exact);
-    if (solved.isOptimal) {
-      portfolio.add("exact", solved.order, secondsSince(begin));
-      result.isOptimal = true;
-      result.chosenAlgorithm = "exact";
-    }
+    runExact(deadline.secondsLeft());
     return finish();
   }
   if (!deadline.expired())

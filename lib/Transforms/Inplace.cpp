@@ -39,12 +39,10 @@ void InplacePass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal())
     return;
-  std::string error;
-  FailureOr<DeviceSpec> spec = DeviceSpec::lookup(device, error);
-  if (failed(spec)) {
-    func.emitError() << "memsched-inplace: " << error;
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::lookupOrEmitError(device, func, "memsched-inplace");
+  if (failed(spec))
     return signalPassFailure();
-  }
   CostModel costModel(*spec);
   TensorGraph graph = TensorGraph::build(func, costModel);
   if (graph.getStatus() == TensorGraphStatus::Skipped)
@@ -53,8 +51,8 @@ void InplacePass::runOnOperation() {
     return signalPassFailure();
   const sched::Problem &problem = graph.getProblem();
 
-  // Last step reading or writing each buffer (kNoId-free: every buffer gets
-  // one), and which buffers must survive the function.
+  // Last step reading or writing each buffer (-1 if none does), and which
+  // buffers must survive the function.
   std::vector<int64_t> lastUse(problem.numBuffers(), -1);
   std::vector<bool> escaping = problem.escapingBuffers();
   for (size_t id = 0; id < problem.numValues(); ++id) {

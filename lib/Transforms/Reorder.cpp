@@ -95,11 +95,10 @@ void ReorderPass::runOnOperation() {
     return signalPassFailure();
   }
   std::string error;
-  FailureOr<DeviceSpec> spec = DeviceSpec::lookup(device, error);
-  if (failed(spec)) {
-    func.emitError() << "memsched-reorder: " << error;
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::lookupOrEmitError(device, func, "memsched-reorder");
+  if (failed(spec))
     return signalPassFailure();
-  }
   CostModel costModel(*spec);
 
   TensorGraph graph = TensorGraph::build(func, costModel);

@@ -56,12 +56,10 @@ void ReportPass::runOnOperation() {
                        << "'; expected text or json";
     return signalPassFailure();
   }
-  std::string error;
-  FailureOr<DeviceSpec> spec = DeviceSpec::lookup(device, error);
-  if (failed(spec)) {
-    module.emitError() << "memsched-report: " << error;
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::lookupOrEmitError(device, module, "memsched-report");
+  if (failed(spec))
     return signalPassFailure();
-  }
   CostModel costModel(*spec);
 
   ReportOptions reportOptions;

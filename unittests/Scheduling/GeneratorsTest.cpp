@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Generators.h"
+#include "SchedulingTestHelpers.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Reorder.h"
 
@@ -18,6 +19,8 @@
 #include <vector>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::test::isChain;
+using mlir::memsched::scheduling::test::peakOf;
 
 namespace {
 
@@ -26,22 +29,6 @@ void expectValid(const Problem &problem) {
   EXPECT_TRUE(problem.verify(&error)) << error;
   std::string why;
   EXPECT_TRUE(problem.isTopologicalOrder(problem.programOrder(), &why)) << why;
-}
-
-int64_t peakOf(const Problem &problem, const std::vector<TaskId> &order) {
-  std::string error;
-  std::optional<MemoryProfile> profile = simulateMemory(problem, order, &error);
-  EXPECT_TRUE(profile.has_value()) << error;
-  return profile ? profile->peakTransientBytes : -1;
-}
-
-/// Whether every task has at most one successor and one predecessor.
-bool isChain(const Problem &problem) {
-  for (size_t t = 0; t < problem.numTasks(); ++t)
-    if (problem.successors(static_cast<TaskId>(t)).size() > 1 ||
-        problem.predecessors(static_cast<TaskId>(t)).size() > 1)
-      return false;
-  return true;
 }
 
 /// A structural fingerprint, to compare two generated problems.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Reorder.h"
+#include "SchedulingTestHelpers.h"
 #include "memsched/Scheduling/Generators.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 
@@ -20,6 +21,8 @@
 #include <unordered_map>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::test::isChain;
+using mlir::memsched::scheduling::test::peakOf;
 
 namespace {
 
@@ -188,15 +191,6 @@ int64_t bruteForcePeak(const Problem &problem) {
 // Helpers.
 //===----------------------------------------------------------------------===//
 
-/// Peak of \p order, which must be a valid order of all tasks.
-int64_t peakOf(const Problem &problem, const std::vector<TaskId> &order) {
-  std::string error;
-  std::optional<MemoryProfile> profile = simulateMemory(problem, order, &error);
-  EXPECT_TRUE(profile.has_value()) << error;
-  return profile ? profile->peakTransientBytes
-                 : std::numeric_limits<int64_t>::max();
-}
-
 ::testing::AssertionResult isValidOrder(const Problem &problem,
                                         const std::vector<TaskId> &order) {
   std::string why;
@@ -246,15 +240,6 @@ int64_t peakOf(const Problem &problem, const std::vector<TaskId> &order) {
              << "task " << t << " is not at the end of its subtree";
   }
   return ::testing::AssertionSuccess();
-}
-
-/// Whether every task has at most one successor and one predecessor.
-bool isChain(const Problem &problem) {
-  for (size_t t = 0; t < problem.numTasks(); ++t)
-    if (problem.successors(static_cast<TaskId>(t)).size() > 1 ||
-        problem.predecessors(static_cast<TaskId>(t)).size() > 1)
-      return false;
-  return true;
 }
 
 constexpr ReorderAlgorithm kAllAlgorithms[] = {

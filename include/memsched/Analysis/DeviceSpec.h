@@ -19,6 +19,10 @@
 
 #include <string>
 
+namespace mlir {
+class Operation;
+} // namespace mlir
+
 namespace mlir::memsched {
 
 /// The figures of one device. Rates are per second, sizes in bytes, times in
@@ -60,6 +64,11 @@ struct DeviceSpec {
 
   /// Resolves a `device=` option: a preset name, or the path of a JSON file.
   static FailureOr<DeviceSpec> lookup(StringRef nameOrPath, std::string &error);
+  /// As lookup(), for a pass option: a failure is emitted as an error on
+  /// `anchor`, prefixed with `passName`.
+  static FailureOr<DeviceSpec> lookupOrEmitError(StringRef nameOrPath,
+                                                 Operation *anchor,
+                                                 StringRef passName);
 
   /// Returns the spec as a JSON object with the same field names that
   /// `parseJSON` accepts.

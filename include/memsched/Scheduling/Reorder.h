@@ -32,7 +32,7 @@ namespace scheduling {
 std::vector<TaskId> schedulePostorder(const Problem &problem);
 
 /// XLA's ListMemoryScheduler: among ready tasks, pick the one maximising
-/// (bytes freed - bytes newly allocated, number of buffers it uses).
+/// (bytes freed - bytes newly allocated, number of successors).
 std::vector<TaskId> scheduleXlaList(const Problem &problem);
 
 /// XLA's DFSMemoryScheduler: post-order DFS from the sinks, visiting

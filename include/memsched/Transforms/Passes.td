@@ -146,7 +146,7 @@ def MemschedPlanBuffersPass
   let options = [
     Option<"algorithm", "algorithm", "std::string", "\"auto\"",
            "Offset planner: auto, greedy-by-size, best-fit-by-size, "
-           "best-fit-by-lifetime, xla or exact">,
+           "best-fit-by-lifetime, xla-best or exact">,
     Option<"alignment", "alignment", "int64_t", "256",
            "Alignment of every offset and of the arena, in bytes">,
     Option<"memorySpace", "memory-space", "std::string", "\"\"",

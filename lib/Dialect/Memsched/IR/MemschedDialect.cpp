@@ -78,15 +78,15 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kReorderAttrName || name == kPlanAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
-      return op->emitOpError() << "expects '" << name
-                               << "' to be a dictionary, got "
-                               << attribute.getValue();
+      return op->emitOpError()
+             << "expects '" << name << "' to be a dictionary, got "
+             << attribute.getValue();
     return success();
   }
   if (name == kArenaAttrName) {
     if (!isa<UnitAttr>(attribute.getValue()))
-      return op->emitOpError() << "expects '" << kArenaAttrName
-                               << "' to be a unit attribute";
+      return op->emitOpError()
+             << "expects '" << kArenaAttrName << "' to be a unit attribute";
     return success();
   }
   return op->emitOpError() << "has unknown memsched attribute '" << name << "'";
