@@ -55,6 +55,12 @@ OpCost CostModel::getCost(Operation *op) const {
     for (Value value : op->getResults())
       cost.bytesMoved += getStorageBytes(value.getType()).value_or(0);
   }
+  if (auto work = op->getAttrOfType<DictionaryAttr>(kWorkAttrName)) {
+    cost.flops = getNonNegativeInteger(work.get("flops")).value_or(cost.flops);
+    cost.bytesMoved =
+        getNonNegativeInteger(work.get("bytes")).value_or(cost.bytesMoved);
+    cost.isEstimate = false;
+  }
   if (std::optional<int64_t> workspace =
           getNonNegativeInteger(op->getAttr(kWorkspaceAttrName)))
     cost.workspaceBytes = *workspace;

@@ -67,6 +67,15 @@ static Value getViewSource(Operation *op) {
 static bool readsInitBufferElsewhere(Operation *op, OpOperand *init,
                                      BufferId initBuffer,
                                      function_ref<BufferId(Value)> bufferOf) {
+  // A tensor read inside the payload (tensor.extract) is read at arbitrary
+  // positions, so one-shot bufferization never writes it in place.
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  if (llvm::any_of(captured, [&](Value value) {
+        return isa<ShapedType>(value.getType()) &&
+               bufferOf(value) == initBuffer;
+      }))
+    return true;
   bool aliasedElsewhere =
       llvm::any_of(op->getOpOperands(), [&](OpOperand &use) {
         return &use != init && isa<ShapedType>(use.get().getType()) &&
@@ -272,6 +281,15 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
   }
 }
 
+/// The values `op` reads: its operands, then the values defined outside its
+/// regions that the regions use, each once.
+static llvm::SetVector<Value> usedValues(Operation &op) {
+  llvm::SetVector<Value> used(op.operand_begin(), op.operand_end());
+  if (op.getNumRegions() != 0)
+    getUsedValuesDefinedAbove(op.getRegions(), used);
+  return used;
+}
+
 void TensorGraphBuilder::run() {
   if (failed(checkStructure()))
     return;
@@ -280,8 +298,8 @@ void TensorGraphBuilder::run() {
 
   int64_t position = 0;
   for (Operation &op : block) {
-    for (Value operand : op.getOperands())
-      lastUse[operand] = position;
+    for (Value used : usedValues(op))
+      lastUse[used] = position;
     ++position;
   }
 
@@ -312,7 +330,9 @@ void TensorGraphBuilder::run() {
     graph.taskOfOp[&op] = taskId;
     graph.costs.push_back(cost);
 
-    for (Value operand : op.getOperands()) {
+    // Values captured by payload regions (a scalar, or a tensor read with
+    // tensor.extract inside a linalg.generic) are read like operands.
+    for (Value operand : usedValues(op)) {
       ValueId valueId = graph.getValueId(operand);
       problem.addConsumer(valueId, taskId);
       const scheduling::Value &value = problem.value(valueId);
@@ -322,18 +342,6 @@ void TensorGraphBuilder::run() {
       if (Operation *def = operand.getDefiningOp()) {
         TaskId defTask = graph.getTask(def);
         if (value.producer != defTask && defTask != kNoId)
-          problem.addDependence(defTask, taskId);
-      }
-    }
-    // Payload regions may use values defined in the body (e.g. a scalar
-    // captured by a linalg.generic); their definitions must stay before.
-    if (op.getNumRegions() != 0) {
-      llvm::SetVector<Value> captured;
-      getUsedValuesDefinedAbove(op.getRegions(), captured);
-      for (Value value : captured) {
-        Operation *def = value.getDefiningOp();
-        TaskId defTask = def ? graph.getTask(def) : kNoId;
-        if (defTask != kNoId && defTask != taskId)
           problem.addDependence(defTask, taskId);
       }
     }

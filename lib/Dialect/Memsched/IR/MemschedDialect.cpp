@@ -68,6 +68,20 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << attribute.getValue();
     return success();
   }
+  if (name == kWorkAttrName) {
+    auto work = dyn_cast<DictionaryAttr>(attribute.getValue());
+    auto isCount = [&](StringRef key) {
+      Attribute value = work ? work.get(key) : Attribute();
+      return value && isNonNegativeNumber(value, /*allowFloat=*/false);
+    };
+    if (!work || work.size() != 2 || !isCount("flops") || !isCount("bytes"))
+      return op->emitOpError()
+             << "expects '" << kWorkAttrName
+             << "' to be {flops = <integer>, bytes = <integer>} with "
+                "non-negative values, got "
+             << attribute.getValue();
+    return success();
+  }
   if (name == kWorkspaceAttrName) {
     if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/false))
       return op->emitOpError()

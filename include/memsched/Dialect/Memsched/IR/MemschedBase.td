@@ -33,6 +33,15 @@ def Memsched_Dialect : Dialect {
              ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>)
              outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
       ```
+    * `memsched.work` — `{flops = <integer>, bytes = <integer>}`: the work a
+      device kernel for the op does. It replaces the flops and bytes of the
+      cost interface when the op's linalg form does more work than the
+      kernel a GPU compiler would emit, for example a scatter-add written as
+      a reduction over a one-hot comparison:
+
+      ```mlir
+      %0 = linalg.generic {memsched.work = {flops = 4096 : i64, bytes = 49152 : i64}, ...}
+      ```
     * `memsched.workspace` — a non-negative integer number of bytes of scratch
       memory the op needs while it runs (for example a convolution algorithm's
       workspace). It replaces the workspace given by the cost interface.

@@ -22,6 +22,9 @@ namespace mlir::memsched {
 inline constexpr llvm::StringLiteral kCostAttrName = "memsched.cost";
 /// Name of the attribute holding an op's workspace in bytes.
 inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
+/// `{flops = F, bytes = B}`: the work a device kernel for the op does, when
+/// its linalg form does more (e.g. a scatter-add written as a reduction).
+inline constexpr llvm::StringLiteral kWorkAttrName = "memsched.work";
 /// Dictionary a function carries after memsched-reorder: what the pass chose
 /// and the peaks before and after (read back by memsched-report).
 inline constexpr llvm::StringLiteral kReorderAttrName = "memsched.reorder";
