@@ -9,6 +9,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -46,8 +47,12 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
     planOptions.algorithm = options.planAlgorithm;
     pm.addNestedPass<func::FuncOp>(createMemschedPlanBuffersPass(planOptions));
   }
-  if (options.deallocate)
+  if (options.deallocate) {
     bufferization::buildBufferDeallocationPipeline(pm);
+    // Deallocation clones buffers a function returns but does not own (an
+    // argument, a constant); the clones become allocations and copies here.
+    pm.addPass(createConvertBufferizationToMemRefPass());
+  }
   // Plain loops keep every op's floating-point evaluation order fixed, which
   // is what makes bit-for-bit comparisons between two programs meaningful.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

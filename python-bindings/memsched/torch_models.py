@@ -1,0 +1,130 @@
+"""The model families of memsched's zoo, at benchmark and test sizes.
+
+``zoo(size)`` returns ``{name: (model, inputs, target)}`` for the torchvision
+classifiers resnet18, resnet50, mobilenet_v2, vgg11 and vit_b_16, a
+GPT-style decoder LM and an LSTM LM. ``size="bench"`` gives the benchmark
+configurations (CNNs at batch 32, 224x224; the LM at batch 8 x seq 1024, 12
+layers, d=768; the LSTM over 512 steps); ``size="small"`` keeps each
+family's structure with few channels, small images and short sequences, so
+that a training step runs on CPU in seconds (used by the tests).
+"""
+
+import torch
+import torchvision
+
+
+class GPTDecoder(torch.nn.Module):
+    """A GPT-style decoder LM: token + position embeddings, pre-norm
+    ``TransformerEncoderLayer`` blocks with a causal mask and GELU, a final
+    layer norm and an untied output projection. Dropout is 0."""
+
+    def __init__(self, vocab, d_model, heads, layers, seq_len):
+        super().__init__()
+        self.tokens = torch.nn.Embedding(vocab, d_model)
+        self.positions = torch.nn.Embedding(seq_len, d_model)
+        self.blocks = torch.nn.ModuleList([
+            torch.nn.TransformerEncoderLayer(
+                d_model, heads, 4 * d_model, dropout=0.0, activation="gelu",
+                batch_first=True, norm_first=True) for _ in range(layers)])
+        self.norm = torch.nn.LayerNorm(d_model)
+        self.head = torch.nn.Linear(d_model, vocab, bias=False)
+
+    def forward(self, tokens):
+        length = tokens.shape[1]
+        x = self.tokens(tokens) + self.positions(torch.arange(length))
+        mask = torch.triu(torch.full((length, length), float("-inf")),
+                          diagonal=1)
+        for block in self.blocks:
+            x = block(x, src_mask=mask)
+        # (batch * seq, vocab): the target holds the next token per position.
+        return self.head(self.norm(x)).flatten(0, 1)
+
+
+class LSTMLanguageModel(torch.nn.Module):
+    """Embedding, ``nn.LSTM`` (unrolled over the sequence when captured) and
+    a projection to the vocabulary at every step."""
+
+    def __init__(self, vocab, d_model, hidden, layers=1):
+        super().__init__()
+        self.embedding = torch.nn.Embedding(vocab, d_model)
+        self.lstm = torch.nn.LSTM(d_model, hidden, num_layers=layers,
+                                  batch_first=True)
+        self.head = torch.nn.Linear(hidden, vocab)
+
+    def forward(self, tokens):
+        output, _ = self.lstm(self.embedding(tokens))
+        return self.head(output).flatten(0, 1)
+
+
+def _images(batch, size, classes, generator):
+    return (torch.randn(batch, 3, size, size, generator=generator),
+            torch.randint(0, classes, (batch,), generator=generator))
+
+
+def _tokens(batch, length, vocab, generator):
+    return (torch.randint(0, vocab, (batch, length), generator=generator),
+            torch.randint(0, vocab, (batch * length,), generator=generator))
+
+
+def _small_vgg():
+    from torchvision.models.vgg import VGG, make_layers
+    model = VGG(make_layers([8, "M", 16, "M", 32, 32, "M"]), num_classes=10)
+    model.avgpool = torch.nn.AdaptiveAvgPool2d((2, 2))
+    model.classifier = torch.nn.Sequential(
+        torch.nn.Linear(32 * 2 * 2, 64), torch.nn.ReLU(True),
+        torch.nn.Dropout(), torch.nn.Linear(64, 64), torch.nn.ReLU(True),
+        torch.nn.Dropout(), torch.nn.Linear(64, 10))
+    return model
+
+
+def zoo(size="bench", names=None, seed=0):
+    """``{name: (model, inputs, target)}``; ``names`` selects a subset."""
+    from torchvision.models.resnet import BasicBlock, Bottleneck, ResNet
+    models = torchvision.models
+    bench = size == "bench"
+    if size not in ("bench", "small"):
+        raise ValueError("size must be 'bench' or 'small'")
+    builders = {
+        "resnet18": lambda: models.resnet18() if bench else
+        ResNet(BasicBlock, [1, 1, 1, 1], num_classes=10),
+        "resnet50": lambda: models.resnet50() if bench else
+        ResNet(Bottleneck, [1, 1, 1, 1], num_classes=10, width_per_group=16),
+        "mobilenet_v2": lambda: models.mobilenet_v2() if bench else
+        models.mobilenet_v2(num_classes=10, width_mult=0.25),
+        "vgg11": lambda: models.vgg11() if bench else _small_vgg(),
+        "vit_b_16": lambda: models.vit_b_16() if bench else
+        models.VisionTransformer(image_size=32, patch_size=8, num_layers=2,
+                                 num_heads=2, hidden_dim=32, mlp_dim=64,
+                                 num_classes=10),
+        "gpt": lambda: GPTDecoder(50257, 768, 12, 12, 1024) if bench else
+        GPTDecoder(64, 32, 2, 2, 16),
+        "lstm": lambda: LSTMLanguageModel(10000, 512, 1024) if bench else
+        LSTMLanguageModel(32, 16, 32),
+    }
+    data = {
+        "resnet18": lambda g: _images(32, 224, 1000, g) if bench else
+        _images(2, 32, 10, g),
+        "resnet50": lambda g: _images(32, 224, 1000, g) if bench else
+        _images(2, 32, 10, g),
+        "mobilenet_v2": lambda g: _images(32, 224, 1000, g) if bench else
+        _images(2, 32, 10, g),
+        "vgg11": lambda g: _images(32, 224, 1000, g) if bench else
+        _images(2, 16, 10, g),
+        "vit_b_16": lambda g: _images(32, 224, 1000, g) if bench else
+        _images(2, 32, 10, g),
+        "gpt": lambda g: _tokens(8, 1024, 50257, g) if bench else
+        _tokens(2, 16, 64, g),
+        "lstm": lambda g: _tokens(32, 512, 10000, g) if bench else
+        _tokens(2, 8, 32, g),
+    }
+    result = {}
+    for name in names or builders:
+        if name not in builders:
+            raise ValueError("unknown zoo model %r (known: %s)" %
+                             (name, ", ".join(builders)))
+        torch.manual_seed(seed)
+        generator = torch.Generator().manual_seed(seed)
+        model = builders[name]()
+        inputs, target = data[name](generator)
+        result[name] = (model, inputs, target)
+    return result
