@@ -46,6 +46,13 @@ llvm_config.with_environment("MEMSCHED_LLVM_TOOLS_DIR", config.llvm_tools_dir)
 
 if config.enable_python:
     config.available_features.add("python")
+    # memsched.torch's tests need PyTorch and torchvision (Debian's
+    # python3-torch, python3-torchvision).
+    import subprocess
+    if subprocess.run([config.python_executable, "-c",
+                       "import torch, torchvision"],
+                      capture_output=True).returncode == 0:
+        config.available_features.add("torch")
 if config.memsched_install_test:
     config.available_features.add("install-test")
 # GPU tests run only where a CUDA device is present and says so.

@@ -72,6 +72,7 @@ class Tensor:
         self.source_shape = tuple(source_shape if source_shape is not None
                                   else shape)
         self.view = view
+        self.materialized = None
 
     @property
     def type(self):
@@ -256,13 +257,17 @@ class Lowering:
         return Tensor(self.empty(sizes, "f32"), sizes, "f32")
 
     def materialize(self, tensor):
+        """A copy of a lazy view in its logical layout, made once per view
+        (every later consumer of the same view reads the copy)."""
         if tensor.view is None:
             return tensor
-        rank = len(tensor.shape)
-        exprs = ["d%d" % i for i in range(rank)]
-        body = Body(self)
-        return self.generic(tensor.shape, tensor.dtype, [tensor], [exprs],
-                            ["parallel"] * rank, body, lambda b, args: args[0])
+        if tensor.materialized is None:
+            rank = len(tensor.shape)
+            exprs = ["d%d" % i for i in range(rank)]
+            tensor.materialized = self.generic(
+                tensor.shape, tensor.dtype, [tensor], [exprs],
+                ["parallel"] * rank, Body(self), lambda b, args: args[0])
+        return tensor.materialized
 
     def generic(self, out_shape, out_dtype, inputs, input_exprs, iterators,
                 body, compute, out_exprs=None, init=None, attrs=""):
@@ -863,6 +868,7 @@ def _slice(low, x, dim=0, start=None, end=None, step=1):
 
 def _split_at(low, x, sizes, dim):
     dim %= len(x.shape)
+    x = low.materialize(x)
     pieces, start = [], 0
     for size in sizes:
         offsets = [0] * len(x.shape)

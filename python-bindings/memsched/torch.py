@@ -246,7 +246,8 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
     state_names = [n for n, _ in params + frozen + buffers]
     num_params = len(params)
 
-    def step(state, inputs, target):
+    def step(state, inputs, *target):
+        target = target[0] if target else None
         # make_fx passes tensors that do not require grad.
         for parameter in state[:num_params]:
             parameter.requires_grad_(True)
@@ -265,8 +266,8 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
     state = [_traceable(t, "parameter '%s'" % n)
              for n, t in params + frozen + buffers]
     inputs = [_traceable(t, "input %d" % i) for i, t in enumerate(inputs)]
-    args = (state, inputs, None if target is None else
-            _traceable(target, "the target"))
+    args = (state, inputs) + (() if target is None else
+                              (_traceable(target, "the target"),))
     locations = {}
     with _training_conventions(model, True, dropout):
         graph_module = _trace(step, args, model, locations)

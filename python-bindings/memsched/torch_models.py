@@ -6,7 +6,11 @@ GPT-style decoder LM and an LSTM LM. ``size="bench"`` gives the benchmark
 configurations (CNNs at batch 32, 224x224; the LM at batch 8 x seq 1024, 12
 layers, d=768; the LSTM over 512 steps); ``size="small"`` keeps each
 family's structure with few channels, small images and short sequences, so
-that a training step runs on CPU in seconds (used by the tests).
+that a training step runs on CPU in seconds (used by the tests);
+``size="anchor"`` gives the configurations of the independent PyTorch
+measurements memsched is compared with (batch 8, CNNs at 224x224,
+``gpt_small``: 6 layers, d=512, 8 heads, seq 512, vocab 8000; ``lstm_lm``:
+a 2-layer LSTM 512 over 256 steps, vocab 8000).
 """
 
 import torch
@@ -81,9 +85,11 @@ def zoo(size="bench", names=None, seed=0):
     """``{name: (model, inputs, target)}``; ``names`` selects a subset."""
     from torchvision.models.resnet import BasicBlock, Bottleneck, ResNet
     models = torchvision.models
+    if size == "anchor":
+        return _anchor_zoo(names, seed)
     bench = size == "bench"
     if size not in ("bench", "small"):
-        raise ValueError("size must be 'bench' or 'small'")
+        raise ValueError("size must be 'bench', 'small' or 'anchor'")
     builders = {
         "resnet18": lambda: models.resnet18() if bench else
         ResNet(BasicBlock, [1, 1, 1, 1], num_classes=10),
@@ -127,4 +133,31 @@ def zoo(size="bench", names=None, seed=0):
         model = builders[name]()
         inputs, target = data[name](generator)
         result[name] = (model, inputs, target)
+    return result
+
+
+def _anchor_zoo(names, seed):
+    models = torchvision.models
+    builders = {
+        "resnet18": models.resnet18, "resnet50": models.resnet50,
+        "mobilenet_v2": models.mobilenet_v2, "vgg11": models.vgg11,
+        "vit_b_16": models.vit_b_16,
+        "gpt_small": lambda: GPTDecoder(8000, 512, 8, 6, 512),
+        "lstm_lm": lambda: LSTMLanguageModel(8000, 512, 512, layers=2),
+    }
+    result = {}
+    for name in names or builders:
+        if name not in builders:
+            raise ValueError("unknown anchor model %r (known: %s)" %
+                             (name, ", ".join(builders)))
+        torch.manual_seed(seed)
+        generator = torch.Generator().manual_seed(seed)
+        model = builders[name]()
+        if name == "gpt_small":
+            data = _tokens(8, 512, 8000, generator)
+        elif name == "lstm_lm":
+            data = _tokens(8, 256, 8000, generator)
+        else:
+            data = _images(8, 224, 1000, generator)
+        result[name] = (model,) + data
     return result

@@ -1,0 +1,96 @@
+# RUN: %PYTHON %s | FileCheck %s
+# Tests that models memsched.torch cannot export raise UnsupportedError with
+# a message naming what is unsupported and where, instead of a wrong graph.
+
+import torch
+
+import memsched.torch as mt
+
+
+def expect_error(model, inputs, target=None, **kwargs):
+    try:
+        mt.export_training_step(model, inputs, target, **kwargs)
+    except mt.UnsupportedError as error:
+        print("UnsupportedError:", str(error).replace("\n", " | "))
+        return
+    print("no error")
+
+
+class DataDependent(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.linear(x)
+        if y.sum() > 0:
+            return y
+        return -y
+
+
+# CHECK: UnsupportedError: data-dependent control flow or values in the model
+expect_error(DataDependent(), torch.randn(2, 4), loss=lambda y: y.sum())
+
+# CHECK: UnsupportedError: unsupported dtype torch.float64 (parameter 'weight')
+expect_error(torch.nn.Linear(4, 4).double(), torch.randn(2, 4).double(),
+             loss=lambda y: y.sum())
+
+
+class Sorting(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = torch.nn.Sequential(torch.nn.Linear(4, 4))
+
+    def forward(self, x):
+        return torch.cumsum(self.inner(x), 1)
+
+
+# The op and the module it comes from are named.
+# CHECK: UnsupportedError: unsupported operation aten.cumsum.default (at 'Sorting', node cumsum)
+expect_error(Sorting(), torch.randn(2, 4), loss=lambda y: y.sum())
+
+# CHECK: UnsupportedError: transposed convolution (convolution) (at '0', node convolution)
+expect_error(torch.nn.Sequential(torch.nn.ConvTranspose2d(2, 2, 3)),
+             torch.randn(1, 2, 5, 5), loss=lambda y: y.sum())
+
+
+class MutatesInput(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        x.mul_(2)
+        return self.linear(x)
+
+
+# CHECK: UnsupportedError: in-place aten.mul_.Tensor on a model input or parameter ('MutatesInput')
+expect_error(MutatesInput(), torch.randn(2, 4), loss=lambda y: y.sum())
+
+
+class StaleAlias(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.linear(x)
+        view = y.view(4, 2)
+        y.relu_()
+        # Reads y's old value through the view: not expressible out of place.
+        return view.sum() + y.sum()
+
+
+# CHECK: UnsupportedError: in-place aten.relu_.default in 'StaleAlias' changes a tensor that is read again afterwards through another alias
+expect_error(StaleAlias(), torch.randn(2, 4), loss=lambda y: y)
+
+# CHECK: UnsupportedError: unknown loss 'hinge' (known: cross_entropy, mse, or a callable)
+expect_error(torch.nn.Linear(4, 4), torch.randn(2, 4), torch.zeros(2,
+             dtype=torch.long), loss="hinge")
+
+# CHECK: UnsupportedError: dropout in '1' (random masks are not supported; export with dropout='off')
+expect_error(torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5)),
+             torch.randn(2, 4), loss=lambda y: y.sum(), dropout="error")
+
+# CHECK: UnsupportedError: input 0 is a list, not a tensor
+expect_error(torch.nn.Linear(4, 4), [[1.0, 2.0]], loss=lambda y: y.sum())
