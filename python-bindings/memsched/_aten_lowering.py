@@ -671,7 +671,8 @@ for _ops, _compute in _UNARY.items():
     _handles(*_ops)(_unary(_compute))
 
 
-def _binary(float_op, int_op, scalar_only_alpha=True):
+def _binary(float_op, int_op, swapped=False):
+    """``a op alpha * b`` (``b op alpha * a`` when ``swapped``: rsub)."""
     def handler(low, a, b, alpha=1):
         shape, dtype = _out(low)
 
@@ -681,30 +682,19 @@ def _binary(float_op, int_op, scalar_only_alpha=True):
                 rhs = body.binary("arith.mulf", "arith.muli", rhs,
                                   body.const(alpha, dtype), dtype)
             return body.binary(float_op, int_op, v[0], rhs, dtype)
-        return low.elementwise(shape, dtype, [a, b], compute)
+        operands = [b, a] if swapped else [a, b]
+        return low.elementwise(shape, dtype, operands, compute)
     return handler
 
 
 _handles(aten.add, aten.add_)(_binary("arith.addf", "arith.addi"))
 _handles(aten.sub, aten.sub_)(_binary("arith.subf", "arith.subi"))
+_handles(aten.rsub)(_binary("arith.subf", "arith.subi", swapped=True))
 _handles(aten.mul, aten.mul_)(_binary("arith.mulf", "arith.muli"))
 _handles(aten.maximum)(_binary("arith.maximumf", "arith.maxsi"))
 _handles(aten.minimum)(_binary("arith.minimumf", "arith.minsi"))
 _handles(aten.bitwise_or, aten.logical_or)(_binary(None, "arith.ori"))
 _handles(aten.bitwise_and, aten.logical_and)(_binary(None, "arith.andi"))
-
-
-@_handles(aten.rsub)
-def _rsub(low, a, b, alpha=1):
-    shape, dtype = _out(low)
-
-    def compute(body, v):
-        rhs = v[1]
-        if alpha != 1:
-            rhs = body.binary("arith.mulf", "arith.muli", rhs,
-                              body.const(alpha, dtype), dtype)
-        return body.binary("arith.subf", "arith.subi", v[0], rhs, dtype)
-    return low.elementwise(shape, dtype, [b, a], compute)
 
 
 @_handles(aten.div, aten.div_)
@@ -1285,7 +1275,6 @@ def _index_put(low, x, indices, values, accumulate=False):
     values = low.materialize(low.expand(values, (count,) + shape[1:]))
     x = low.materialize(x)
     # Loops: d0 = row of x, d1.. = trailing dims, last = position in index.
-    loops = rank + 1
     trailing = ["d%d" % d for d in range(1, rank)]
     work = count * math.prod(shape[1:])
     elem = 4 if dtype == "f32" else 8

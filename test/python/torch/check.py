@@ -4,7 +4,6 @@ lit.local.cfg's excludes)."""
 import copy
 
 import numpy as np
-import torch
 
 import memsched
 import memsched.torch as mt
