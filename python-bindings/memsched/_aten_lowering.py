@@ -201,9 +201,6 @@ class Lowering:
                                             self.loc() if with_loc else ""))
         return name
 
-    def error(self, message):
-        return UnsupportedError(message)
-
     def meta(self, node=None, index=None):
         """(shape, dtype) of ``node`` (or its ``index``-th output)."""
         node = node or self.node
@@ -212,7 +209,7 @@ class Lowering:
             if isinstance(value, torch.Tensor):
                 return tuple(value.shape), mlir_dtype(
                     value.dtype, "produced by %s" % node.target)
-            raise self.error("no shape recorded for %s" % node.target)
+            raise UnsupportedError("no shape recorded for %s" % node.target)
         for user in node.users:
             if user.target is operator.getitem and user.args[1] == index:
                 return self.meta(user)
@@ -309,8 +306,10 @@ class Lowering:
                     operand_dtype=None):
         """``operands``: Tensors or Python scalars, broadcast numpy-style to
         ``out_shape``. ``compute(body, values)`` gets one SSA value per
-        operand, converted to ``operand_dtype`` (default ``out_dtype``)."""
-        operand_dtype = operand_dtype or out_dtype
+        operand, converted to ``operand_dtype`` (default ``out_dtype``; a
+        list gives one dtype per operand)."""
+        if not isinstance(operand_dtype, list):
+            operand_dtype = [operand_dtype or out_dtype] * len(operands)
         rank = len(out_shape)
         body = Body(self)
         tensors, exprs = [], []
@@ -325,13 +324,13 @@ class Lowering:
 
         def build(b, args):
             values, position = [], 0
-            for operand in operands:
+            for operand, dtype in zip(operands, operand_dtype):
                 if isinstance(operand, Tensor):
                     values.append(b.cast(args[position], operand.dtype,
-                                         operand_dtype))
+                                         dtype))
                     position += 1
                 else:
-                    values.append(b.const(operand, operand_dtype))
+                    values.append(b.const(operand, dtype))
             return compute(b, values)
 
         return self.generic(out_shape, out_dtype, tensors, exprs,
@@ -725,36 +724,11 @@ for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
 @_handles(aten.where)
 def _where(low, condition, a, b):
     shape, dtype = _out(low)
-    body_ops = [condition, a, b]
-
-    def compute(body, v):
-        return body.select(v[0], v[1], v[2], dtype)
-
     # The condition stays i1; the branches convert to the result type.
-    rank = len(shape)
-    tensors, exprs = [], []
-    for operand in body_ops:
-        if isinstance(operand, Tensor):
-            tensors.append(operand)
-            offset = rank - len(operand.shape)
-            exprs.append(["0" if s == 1 and shape[offset + i] != 1 else
-                          "d%d" % (offset + i)
-                          for i, s in enumerate(operand.shape)])
-    body = Body(low)
-
-    def build(bd, args):
-        values, position = [], 0
-        for k, operand in enumerate(body_ops):
-            want = "i1" if k == 0 else dtype
-            if isinstance(operand, Tensor):
-                values.append(bd.cast(args[position], operand.dtype, want))
-                position += 1
-            else:
-                values.append(bd.const(operand, want))
-        return compute(bd, values)
-
-    return low.generic(shape, dtype, tensors, exprs, ["parallel"] * rank,
-                       body, build)
+    return low.elementwise(shape, dtype, [condition, a, b],
+                           lambda body, v: body.select(v[0], v[1], v[2],
+                                                       dtype),
+                           operand_dtype=["i1", dtype, dtype])
 
 
 @_handles(aten.masked_fill, aten.masked_fill_)
@@ -1075,16 +1049,23 @@ def _var(low, x, dims=None, correction=None, keepdim=False, unbiased=None):
     dims = _dims_arg(x, dims)
     count = math.prod(x.shape[d] for d in dims)
     corr = 1 if correction is None else correction
-    mean = _mean_keep(low, x, dims)
-    diff = low.elementwise(x.shape, dtype, [x, mean], lambda b, v: b.emit(
-        "arith.subf %s, %s : %s" % (v[0], v[1], dtype)))
-    total = low.reduce(diff, dims, keepdim, 0.0,
-                       lambda b, acc, v: b.emit("arith.addf %s, %s : %s" % (
-                           acc, b.emit("arith.mulf %s, %s : %s" %
-                                       (v, v, dtype)), dtype)))
+    _, _, total = _centered_square_sum(low, x, dims, keepdim)
     return low.elementwise(shape, dtype, [total], lambda b, v: b.emit(
         "arith.divf %s, %s : %s" % (v[0], b.const(max(count - corr, 0),
                                                   dtype), dtype)))
+
+
+def _centered_square_sum(low, x, dims, keepdim):
+    """(mean(x) keeping dims, x - mean(x), sum over ``dims`` of
+    (x - mean(x))^2)."""
+    dtype = x.dtype
+    mean = _mean_keep(low, x, dims)
+    diff = low.elementwise(x.shape, dtype, [x, mean], lambda b, v: b.emit(
+        "arith.subf %s, %s : %s" % (v[0], v[1], dtype)))
+    total = low.reduce(diff, dims, keepdim, 0.0, lambda b, acc, v: b.emit(
+        "arith.addf %s, %s : %s" % (acc, b.emit("arith.mulf %s, %s : %s" % (
+            v, v, dtype)), dtype)))
+    return mean, diff, total
 
 
 def _mean_keep(low, x, dims):
@@ -1300,13 +1281,8 @@ def _native_layer_norm(low, x, normalized_shape, weight, bias, eps):
     rank = len(x.shape)
     dims = list(range(rank - len(normalized_shape), rank))
     dtype = x.dtype
-    mean = _mean_keep(low, x, dims)
-    diff = low.elementwise(x.shape, dtype, [x, mean], lambda b, v: b.emit(
-        "arith.subf %s, %s : %s" % (v[0], v[1], dtype)))
     count = math.prod(normalized_shape)
-    square_sum = low.reduce(diff, dims, True, 0.0, lambda b, acc, v: b.emit(
-        "arith.addf %s, %s : %s" % (acc, b.emit("arith.mulf %s, %s : %s" % (
-            v, v, dtype)), dtype)))
+    mean, diff, square_sum = _centered_square_sum(low, x, dims, True)
     rstd = low.elementwise(square_sum.shape, dtype, [square_sum],
                            lambda b, v: b.math("rsqrt", b.emit(
                                "arith.addf %s, %s : %s" % (
@@ -1399,6 +1375,17 @@ def _spread(low, grad, height, width, kernel, stride, padding, dilation,
                             list(grad.shape), [1] * prefix + stride)
 
 
+def _correlate(low, shape, a, b, a_exprs, b_exprs):
+    """out[d0..d4] = sum over d5 d6 d7 of a[a_exprs] * b[b_exprs]."""
+    dtype = a.dtype
+    return low.generic(
+        shape, dtype, [a, b], [a_exprs, b_exprs],
+        ["parallel"] * 5 + ["reduction"] * 3, Body(low),
+        lambda body, v: body.emit("arith.addf %s, %s : %s" % (v[2], body.emit(
+            "arith.mulf %s, %s : %s" % (v[0], v[1], dtype)), dtype)),
+        init=low.filled(shape, dtype, 0.0))
+
+
 @_handles(aten.convolution_backward)
 def _convolution_backward(low, grad, x, weight, bias_sizes, stride, padding,
                           dilation, transposed, output_padding, groups,
@@ -1423,13 +1410,8 @@ def _convolution_backward(low, grad, x, weight, bias_sizes, stride, padding,
                   "d3 + %d - d6 * %d" % ((kh - 1) * dilation[0], dilation[0]),
                   "d4 + %d - d7 * %d" % ((kw - 1) * dilation[1], dilation[1])]
         wexprs = ["d1", "d5", "d2", "d6", "d7"]
-        init = low.filled((n, groups, cg, h, w), dtype, 0.0)
-        grad_input = low.generic(
-            (n, groups, cg, h, w), dtype, [spread, weight_g],
-            [sexprs, wexprs], ["parallel"] * 5 + ["reduction"] * 3, Body(low),
-            lambda b, a: b.emit("arith.addf %s, %s : %s" % (a[2], b.emit(
-                "arith.mulf %s, %s : %s" % (a[0], a[1], dtype)), dtype)),
-            init=init)
+        grad_input = _correlate(low, (n, groups, cg, h, w), spread, weight_g,
+                                sexprs, wexprs)
         results[0] = low.reshape(grad_input, (n, c, h, w))
     if output_mask[1]:
         xp = low.pad(x, [0, 0] + padding, [0, 0] + padding, 0.0)
@@ -1439,13 +1421,8 @@ def _convolution_backward(low, grad, x, weight, bias_sizes, stride, padding,
                   "d6 * %d + d3 * %d" % (stride[0], dilation[0]),
                   "d7 * %d + d4 * %d" % (stride[1], dilation[1])]
         gexprs = ["d5", "d0", "d1", "d6", "d7"]
-        init = low.filled((groups, fg, cg, kh, kw), dtype, 0.0)
-        grad_weight = low.generic(
-            (groups, fg, cg, kh, kw), dtype, [xg, grad_g], [xexprs, gexprs],
-            ["parallel"] * 5 + ["reduction"] * 3, Body(low),
-            lambda b, a: b.emit("arith.addf %s, %s : %s" % (a[2], b.emit(
-                "arith.mulf %s, %s : %s" % (a[0], a[1], dtype)), dtype)),
-            init=init)
+        grad_weight = _correlate(low, (groups, fg, cg, kh, kw), xg, grad_g,
+                                 xexprs, gexprs)
         results[1] = low.reshape(grad_weight, (f, cg, kh, kw))
     if output_mask[2]:
         results[2] = low.reduce(grad, [0, 2, 3], False, 0.0,
@@ -1562,14 +1539,7 @@ def _avg_pool2d(low, x, kernel, stride=(), padding=(0,), ceil_mode=False,
     divisor = divisor_override or kernel[0] * kernel[1]
     xexprs = ["d0", "d1", "d2 * %d + d4" % stride[0],
               "d3 * %d + d5" % stride[1]]
-    total = low.generic(shape, dtype, [x, low.window(tuple(kernel))],
-                        [xexprs, ["d4", "d5"]],
-                        ["parallel"] * 4 + ["reduction"] * 2, Body(low),
-                        lambda b, a: b.emit("arith.addf %s, %s : f32" %
-                                            (a[2], a[0])),
-                        init=low.filled(shape, dtype, 0.0))
-    return low.elementwise(shape, dtype, [total], lambda b, v: b.emit(
-        "arith.divf %s, %s : f32" % (v[0], b.const(divisor, dtype))))
+    return _window_sum(low, x, xexprs, kernel, shape, divisor)
 
 
 @_handles(aten.avg_pool2d_backward)
@@ -1587,12 +1557,21 @@ def _avg_pool2d_backward(low, grad, x, kernel, stride, padding, ceil_mode,
                      padding, dilation, 0.0)
     exprs = ["d0", "d1", "d2 + %d - d4" % (kernel[0] - 1),
              "d3 + %d - d5" % (kernel[1] - 1)]
-    total = low.generic(shape, dtype, [spread, low.window(tuple(kernel))],
+    return _window_sum(low, spread, exprs, kernel, shape, divisor)
+
+
+def _window_sum(low, source, exprs, window, shape, divisor=None):
+    """out[n, c, h, w] = sum over a (kh, kw) window of source[exprs] (loops
+    n c h w | kh kw), divided by ``divisor`` when given."""
+    dtype = source.dtype
+    total = low.generic(shape, dtype, [source, low.window(tuple(window))],
                         [exprs, ["d4", "d5"]],
                         ["parallel"] * 4 + ["reduction"] * 2, Body(low),
                         lambda b, a: b.emit("arith.addf %s, %s : f32" %
                                             (a[2], a[0])),
                         init=low.filled(shape, dtype, 0.0))
+    if divisor is None:
+        return total
     return low.elementwise(shape, dtype, [total], lambda b, v: b.emit(
         "arith.divf %s, %s : f32" % (v[0], b.const(divisor, dtype))))
 
@@ -1630,13 +1609,8 @@ def _adaptive_avg_pool2d_backward(low, grad, x):
         # Each input received ry*rx replicated outputs.
         ry, rx = out_h // h, out_w // w
         exprs = ["d0", "d1", "d2 * %d + d4" % ry, "d3 * %d + d5" % rx]
-        return low.generic(shape, dtype, [low.materialize(grad),
-                                          low.window((ry, rx))],
-                           [exprs, ["d4", "d5"]],
-                           ["parallel"] * 4 + ["reduction"] * 2, Body(low),
-                           lambda b, a: b.emit("arith.addf %s, %s : f32" %
-                                               (a[2], a[0])),
-                           init=low.filled(shape, dtype, 0.0))
+        return _window_sum(low, low.materialize(grad), exprs, (ry, rx),
+                           shape)
     kh, sh = _adaptive_windows(h, out_h)
     kw, sw = _adaptive_windows(w, out_w)
     return _avg_pool2d_backward(low, grad, x, [kh, kw], [sh, sw], [0, 0],

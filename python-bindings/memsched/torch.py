@@ -34,7 +34,7 @@ import torch
 from torch.fx.experimental import proxy_tensor
 from torch.nn.utils.stateless import functional_call
 
-from ._aten_lowering import Lowering, UnsupportedError, mlir_dtype
+from ._aten_lowering import Lowering, Tensor, UnsupportedError, mlir_dtype
 from ._aten_lowering import _tensor_type
 
 __all__ = ["export_training_step", "export_inference", "capture_training_step",
@@ -386,17 +386,15 @@ def lower_graph(capture):
     low = Lowering(capture.graph_module, capture.locations)
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     arguments = []
-    flat_placeholders = placeholders
-    if len(flat_placeholders) != len(capture.arg_names):
+    if len(placeholders) != len(capture.arg_names):
         raise UnsupportedError(
-            "captured %d inputs for %d arguments" % (len(flat_placeholders),
+            "captured %d inputs for %d arguments" % (len(placeholders),
                                                      len(capture.arg_names)))
-    for index, node in enumerate(flat_placeholders):
+    for index, node in enumerate(placeholders):
         value = node.meta.get("val")
         shape = tuple(value.shape)
         dtype = mlir_dtype(value.dtype, "(argument '%s')" %
                            capture.arg_names[index])
-        from ._aten_lowering import Tensor
         low.env[node] = Tensor("%%arg%d" % index, shape, dtype)
         arguments.append((capture.arg_names[index], shape, dtype))
     output = None

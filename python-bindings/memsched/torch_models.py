@@ -123,16 +123,21 @@ def zoo(size="bench", names=None, seed=0):
         "lstm": lambda g: _tokens(32, 512, 10000, g) if bench else
         _tokens(2, 8, 32, g),
     }
+    return _build(builders, data, names, seed, "zoo")
+
+
+def _build(builders, data, names, seed, kind):
+    """Builds the named models (all by default) and their data, each from
+    ``seed``."""
     result = {}
     for name in names or builders:
         if name not in builders:
-            raise ValueError("unknown zoo model %r (known: %s)" %
-                             (name, ", ".join(builders)))
+            raise ValueError("unknown %s model %r (known: %s)" %
+                             (kind, name, ", ".join(builders)))
         torch.manual_seed(seed)
         generator = torch.Generator().manual_seed(seed)
         model = builders[name]()
-        inputs, target = data[name](generator)
-        result[name] = (model, inputs, target)
+        result[name] = (model,) + tuple(data[name](generator))
     return result
 
 
@@ -145,19 +150,7 @@ def _anchor_zoo(names, seed):
         "gpt_small": lambda: GPTDecoder(8000, 512, 8, 6, 512),
         "lstm_lm": lambda: LSTMLanguageModel(8000, 512, 512, layers=2),
     }
-    result = {}
-    for name in names or builders:
-        if name not in builders:
-            raise ValueError("unknown anchor model %r (known: %s)" %
-                             (name, ", ".join(builders)))
-        torch.manual_seed(seed)
-        generator = torch.Generator().manual_seed(seed)
-        model = builders[name]()
-        if name == "gpt_small":
-            data = _tokens(8, 512, 8000, generator)
-        elif name == "lstm_lm":
-            data = _tokens(8, 256, 8000, generator)
-        else:
-            data = _images(8, 224, 1000, generator)
-        result[name] = (model,) + data
-    return result
+    data = {name: lambda g: _images(8, 224, 1000, g) for name in builders}
+    data["gpt_small"] = lambda g: _tokens(8, 512, 8000, g)
+    data["lstm_lm"] = lambda g: _tokens(8, 256, 8000, g)
+    return _build(builders, data, names, seed, "anchor")
