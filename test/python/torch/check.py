@@ -37,6 +37,7 @@ def check_family(name, passes=None):
     fp64 = mt.reference_training_step(model64, inputs64, target)
     assert len(ours) == len(fp64), (len(ours), len(fp64))
     worst = 0.0
+    worst_ours = worst_torch = 0.0
     for index, (a, b, exact) in enumerate(zip(ours, fp32, fp64)):
         assert a.shape == exact.shape, (index, a.shape, exact.shape)
         assert a.dtype == np.float32, (index, a.dtype)
@@ -47,7 +48,10 @@ def check_family(name, passes=None):
         assert error <= limit, "%s result %d: error %.3g > %.3g" % (
             name, index, error, limit)
         worst = max(worst, error / limit)
-    print("%s: %d results match PyTorch" % (name, len(ours)))
+        worst_ours = max(worst_ours, error)
+        worst_torch = max(worst_torch, torch_error)
+    print("%s: %d results match PyTorch (max error vs float64: ours %.2g, "
+          "PyTorch fp32 %.2g)" % (name, len(ours), worst_ours, worst_torch))
     if passes:
         optimized = memsched.run_pipeline(text, passes)
         again = run_with_inputs(optimized, arguments)
