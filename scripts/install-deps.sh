@@ -8,7 +8,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   pybind11-dev python3-dev python3-numpy python3-matplotlib
   python3-torch python3-torchvision
-  libgtest-dev
+  libgtest-dev pkg-config coinor-libcbc-dev
 )
 
 missing=()

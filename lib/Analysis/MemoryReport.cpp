@@ -123,6 +123,11 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     if (llvm::json::Object *object = value.getAsObject())
       report.reorder = std::move(*object);
   }
+  if (auto remat = func->getAttrOfType<DictionaryAttr>(kRematAttrName)) {
+    llvm::json::Value value = attributeToJSON(remat);
+    if (llvm::json::Object *object = value.getAsObject())
+      report.remat = std::move(*object);
+  }
   return report;
 }
 
@@ -180,6 +185,8 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["escaping_bytes"] = report.escapingBytes;
   if (!report.reorder.empty())
     object["reorder"] = llvm::json::Object(report.reorder);
+  if (!report.remat.empty())
+    object["remat"] = llvm::json::Object(report.remat);
   if (options.includeTimeline) {
     llvm::json::Array ops, starts, ends, live;
     for (size_t step = 0; step < report.stepNames.size(); ++step) {
@@ -242,6 +249,25 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
          << (optimal.value_or(false) ? "  (proven optimal)" : "") << "\n";
       row("peak before reorder", integer("peak_before_bytes"));
       row("peak after reorder", integer("peak_after_bytes"));
+    }
+    if (!report.remat.empty()) {
+      auto integer = [&](StringRef key) {
+        return report.remat.getInteger(key).value_or(0);
+      };
+      row("remat budget", integer("budget_bytes"));
+      row("peak before remat", integer("peak_before_bytes"));
+      row("peak after remat", integer("peak_after_bytes"));
+      os << "  " << llvm::left_justify("recomputed ops", 22)
+         << llvm::right_justify(std::to_string(integer("recomputed_ops")), 12)
+         << "\n";
+      os << "  " << llvm::left_justify("recompute time", 22)
+         << llvm::right_justify(
+                llvm::formatv(
+                    "{0:e3} s",
+                    report.remat.getNumber("recompute_time_s").value_or(0.0))
+                    .str(),
+                12)
+         << "\n";
     }
   }
 }

@@ -220,6 +220,8 @@ ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
   problemValue.sizeBytes = problem.buffer(buffer).sizeBytes;
   problemValue.buffer = buffer;
   problemValue.producer = producer;
+  if (Operation *def = value.getDefiningOp())
+    problemValue.definedBy = graph.getTask(def);
   ValueId id = problem.addValue(std::move(problemValue));
   graph.values.push_back(value);
   graph.valueIds[value] = id;

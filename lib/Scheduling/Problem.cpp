@@ -45,6 +45,9 @@ BufferId Problem::addBuffer(Buffer buffer) {
 
 ValueId Problem::addValue(Value value) {
   invalidate();
+  // A written value is defined by its writer unless said otherwise.
+  if (value.definedBy == kNoId)
+    value.definedBy = value.producer;
   values.push_back(std::move(value));
   return static_cast<ValueId>(values.size() - 1);
 }

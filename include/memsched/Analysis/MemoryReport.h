@@ -58,6 +58,9 @@ struct FunctionReport {
   /// The `memsched.reorder` dictionary memsched-reorder left on the
   /// function, as JSON; empty if the function was not reordered.
   llvm::json::Object reorder;
+  /// The `memsched.remat` dictionary memsched-remat left on the function, as
+  /// JSON; empty if the function went through no remat.
+  llvm::json::Object remat;
 };
 
 /// What optional parts a JSON report includes.

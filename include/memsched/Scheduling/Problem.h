@@ -76,6 +76,11 @@ struct Value {
   TaskId producer = kNoId;
   /// Tasks reading the value; may contain duplicates.
   std::vector<TaskId> consumers;
+  /// The task whose op defines the value: the producer for values that are
+  /// written, and also the op of a view or an empty tensor, which write
+  /// nothing. kNoId for function arguments. Rematerialization clones it.
+  /// addValue() sets it to the producer when left unset.
+  TaskId definedBy = kNoId;
   /// The value escapes the function, which keeps its buffer live to the end.
   bool liveToEnd = false;
 };

@@ -119,6 +119,56 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
   ];
 }
 
+def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
+  let summary = "Meet a memory budget by recomputing values where they are "
+                "needed again";
+  let description = [{
+    Tensor level. Builds the tensor graph of the function in its current op
+    order and, if its peak (resident + transient, the memory model of the
+    guide) exceeds `budget=`, drops buffers: a dropped buffer is freed after
+    its last use before the largest gap in its uses, and the ops defining it
+    (its writer chain, views, the empty tensor) are cloned right before the
+    first reader after the gap, which reads the copy. A clone reads the copy
+    of another dropped buffer when that one is dropped by then, so chains of
+    activations are recomputed segment-wise from the nearest kept values.
+
+    `budget=` is an absolute size (`16GiB`, `512MB`, `1.5e9`) or a fraction
+    of the function's peak before the pass (`0.5x`); it bounds the simulated
+    peak of the result, which the pass checks by rebuilding the graph of the
+    rewritten function. When no plan meets it, the pass emits an error
+    naming the smallest budget the algorithm reached and leaves the IR
+    unchanged. `algorithm=` picks how buffers are chosen: `auto` (default:
+    the cheaper of greedy and chen), `greedy` (recompute time per byte freed
+    at the peak, then un-drop what is not needed), `chen` (sqrt(n)
+    segments, best segment count) or `sequential` (PyTorch's
+    checkpoint_sequential split; `segments=` sets the count).
+
+    Every clone carries `memsched.recompute = <n>`, a number of its own, so
+    that CSE and canonicalization cannot fold it back into its original.
+    Only ops without memory effects are cloned. The function gets a
+    `memsched.remat` dictionary (budget, peaks before and after,
+    `recompute_time_s`, `recomputed_ops`, ...) that `memsched-report`
+    includes, and a remark sums it up. Run `memsched-reorder` before (the
+    plan is made for the current order) and after it if desired.
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", "\"\"",
+           "Device memory bound: bytes with a unit (B, KB, MB, GB, KiB, MiB, "
+           "GiB, ...) or a fraction of the current peak (0.5x)">,
+    Option<"algorithm", "algorithm", "std::string", "\"auto\"",
+           "How to choose what to recompute: auto, greedy, chen or "
+           "sequential">,
+    Option<"segments", "segments", "int64_t", "0",
+           "Segment count of chen and sequential (0: sqrt(n) for "
+           "sequential, searched for chen)">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
+           "Wall-clock budget of the plan refinement, in milliseconds">,
+    Option<"device", "device", "std::string", "\"h100\"",
+           "Device preset or .json file (op times decide what is cheap to "
+           "recompute)">,
+  ];
+}
+
 def MemschedPlanBuffersPass
     : Pass<"memsched-plan-buffers", "mlir::func::FuncOp"> {
   let summary = "Place every static allocation of a function in one arena";

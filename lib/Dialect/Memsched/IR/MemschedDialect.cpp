@@ -90,7 +90,15 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << attribute.getValue();
     return success();
   }
-  if (name == kReorderAttrName || name == kPlanAttrName) {
+  if (name == kRecomputeAttrName || name == kAllocationAttrName) {
+    if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/false))
+      return op->emitOpError() << "expects '" << name
+                               << "' to be a non-negative integer number, got "
+                               << attribute.getValue();
+    return success();
+  }
+  if (name == kReorderAttrName || name == kPlanAttrName ||
+      name == kRematAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a dictionary, got "

@@ -31,6 +31,18 @@ inline constexpr llvm::StringLiteral kReorderAttrName = "memsched.reorder";
 /// Dictionary a function carries after memsched-plan-buffers: the arena,
 /// max-live and fragmentation figures of its plan.
 inline constexpr llvm::StringLiteral kPlanAttrName = "memsched.plan";
+/// Dictionary a function carries after memsched-remat: the budget, the peaks
+/// before and after, and what recomputation costs (read by memsched-report).
+inline constexpr llvm::StringLiteral kRematAttrName = "memsched.remat";
+/// Integer marking an op memsched-remat cloned to recompute a value. Each
+/// clone has its own number, so CSE cannot merge it with its original or
+/// with another clone.
+inline constexpr llvm::StringLiteral kRecomputeAttrName = "memsched.recompute";
+/// Integer making a `tensor.empty` distinct from every other one, so that CSE
+/// cannot merge two allocations whose lifetimes memsched planned apart
+/// (merged, both writers would share one buffer for the union of their
+/// lifetimes).
+inline constexpr llvm::StringLiteral kAllocationAttrName = "memsched.allocation";
 /// Unit attribute marking the allocation that holds a planned arena.
 inline constexpr llvm::StringLiteral kArenaAttrName = "memsched.arena";
 

@@ -1,0 +1,343 @@
+//===- RematChainBench.cpp - Optimal checkpointing of chains --------------===//
+//
+// memsched-remat-chain-bench prints three Markdown tables:
+//
+//  (a) for homogeneous chains (L = 16, 64, 256), random heterogeneous chains
+//      (L = 32, 128) and a ResNet-like chain of alternating cheap and
+//      expensive stages: the recomputation time ("extra", time minus the sum
+//      of forward and backward times) of Chen et al.'s sqrt(n) segments and
+//      of checkpoint_sequential with round(sqrt(L)) segments at their own
+//      simulated peaks, and of Rotor's optimum at the same peak (with the
+//      default memory slots and exactly), with the ratios and Rotor's solve
+//      time;
+//  (b) Rotor's extra time for budgets of 0.3 .. 0.9 of the store-all peak;
+//  (c) binomial checkpointing's closed form against its recurrence and its
+//      generated schedule.
+//
+// Every schedule is replayed by simulateChain(); nothing is hard-coded.
+// Flags: --seed N (random chains), --slots N (Rotor's memory slots).
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/ChainRemat.h"
+#include "memsched/Scheduling/Revolve.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace mlir::memsched::scheduling;
+
+namespace {
+
+constexpr int64_t kMiB = int64_t(1) << 20;
+
+/// SplitMix64: the same chains on every platform.
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  int64_t uniform(int64_t low, int64_t high) {
+    return low + static_cast<int64_t>(next() % uint64_t(high - low + 1));
+  }
+  double uniformReal(double low, double high) {
+    return low + (high - low) * double(next() >> 11) / double(1ULL << 53);
+  }
+
+private:
+  uint64_t state;
+};
+
+struct NamedChain {
+  std::string name;
+  Chain chain;
+};
+
+ChainStage makeStage(double forward, double backward, int64_t outputMiB,
+                     int64_t savedMiB, int64_t gradMiB,
+                     int64_t forwardOverheadMiB, int64_t backwardOverheadMiB) {
+  ChainStage stage;
+  stage.forwardTime = forward;
+  stage.backwardTime = backward;
+  stage.outputBytes = outputMiB * kMiB;
+  stage.savedBytes = savedMiB * kMiB;
+  stage.gradBytes = gradMiB * kMiB;
+  stage.forwardOverhead = forwardOverheadMiB * kMiB;
+  stage.backwardOverhead = backwardOverheadMiB * kMiB;
+  return stage;
+}
+
+/// Identical stages: forward 1, backward 2, 4 MiB activations and
+/// gradients, 12 MiB saved for the backward.
+Chain homogeneousChain(int32_t length) {
+  Chain chain;
+  chain.inputBytes = 4 * kMiB;
+  for (int32_t l = 0; l < length; ++l)
+    chain.stages.push_back(makeStage(1, 2, 4, 12, 4, 0, 0));
+  return chain;
+}
+
+/// Random stages: forward time in [0.5, 4], backward 1-2.5 times that,
+/// activations of 1-32 MiB, saved values 1-4 times the activation,
+/// gradients as large as the activation, overheads up to half of it.
+Chain randomChain(int32_t length, uint64_t seed) {
+  Rng rng(seed);
+  Chain chain;
+  chain.inputBytes = rng.uniform(1, 32) * kMiB;
+  for (int32_t l = 0; l < length; ++l) {
+    double forward = rng.uniformReal(0.5, 4.0);
+    int64_t output = rng.uniform(1, 32);
+    chain.stages.push_back(
+        makeStage(forward, forward * rng.uniformReal(1.0, 2.5), output,
+                  output * rng.uniform(1, 4), output,
+                  rng.uniform(0, output / 2), rng.uniform(0, output / 2)));
+  }
+  return chain;
+}
+
+/// Four groups of twelve stages alternating an expensive convolution
+/// (forward 4, backward 8, saves only its output) and a cheap
+/// normalization + activation (forward 0.5, backward 1, saves twice its
+/// output); activations halve from 32 MiB at each group while the work per
+/// stage stays, as in ResNet's stages. The last stage is the loss.
+Chain resnetLikeChain() {
+  Chain chain;
+  chain.inputBytes = 16 * kMiB;
+  for (int32_t group = 0; group < 4; ++group) {
+    int64_t size = int64_t(32) >> group;
+    for (int32_t i = 0; i < 6; ++i) {
+      chain.stages.push_back(makeStage(4, 8, size, size, size, size / 2, size));
+      chain.stages.push_back(makeStage(0.5, 1, size, 2 * size, size, 0, 0));
+    }
+  }
+  // The loss: scalar output and seed.
+  chain.stages.push_back(makeStage(0.1, 0.1, 0, 0, 0, 0, 0));
+  return chain;
+}
+
+double mib(int64_t bytes) { return double(bytes) / double(kMiB); }
+
+ChainReplay replay(const Chain &chain, const std::vector<ChainOp> &ops) {
+  std::string error;
+  std::optional<ChainReplay> result =
+      simulateChain(chain, ops, kUnlimitedMemory, &error);
+  if (!result) {
+    std::fprintf(stderr, "error: a baseline does not replay: %s\n",
+                 error.c_str());
+    std::exit(1);
+  }
+  return *result;
+}
+
+/// Rotor's extra time at \p limit (infinity if infeasible), checked by
+/// replaying its schedule in bytes; \p milliseconds gets the solve time.
+double rotorExtra(const Chain &chain, int64_t limit,
+                  const RotorOptions &options, double *milliseconds = nullptr) {
+  auto start = std::chrono::steady_clock::now();
+  std::string error;
+  std::optional<RotorSolution> solution =
+      solveRotor(chain, limit, options, &error);
+  auto end = std::chrono::steady_clock::now();
+  if (milliseconds)
+    *milliseconds =
+        std::chrono::duration<double, std::milli>(end - start).count();
+  if (!solution) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    std::exit(1);
+  }
+  if (!solution->feasible)
+    return std::numeric_limits<double>::infinity();
+  std::optional<ChainReplay> check =
+      simulateChain(chain, solution->ops, limit, &error);
+  if (!check || std::abs(check->time - solution->time) >
+                    1e-9 * std::max(1.0, solution->time)) {
+    std::fprintf(stderr, "error: Rotor's schedule does not replay: %s\n",
+                 error.c_str());
+    std::exit(1);
+  }
+  return solution->time - chain.computeTime();
+}
+
+std::string format(double value, const char *pattern = "%.2f") {
+  if (std::isinf(value))
+    return "infeasible";
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), pattern, value);
+  return buffer;
+}
+
+std::string ratio(double baseline, double rotor) {
+  if (std::isinf(rotor))
+    return "-";
+  if (rotor <= 1e-12)
+    return baseline <= 1e-12 ? "1.00" : "inf";
+  return format(baseline / rotor);
+}
+
+void printComparison(const std::vector<NamedChain> &chains,
+                     int64_t memorySlots) {
+  std::printf("## Rotor vs the baselines at the baseline's own peak\n\n");
+  std::printf(
+      "Extra = schedule time - sum(forward + backward) (time units of the "
+      "stage costs). Baseline peaks come from simulateChain; Rotor runs "
+      "solveRotor at that peak with %lld memory slots (sizes rounded up to "
+      "ceil(M/%lld) bytes) and, exactly, with 1-MiB slots (every size here "
+      "is whole MiB); its schedule is replayed within the peak. Solve time: "
+      "wall clock of the %lld-slot solveRotor call.\n\n",
+      static_cast<long long>(memorySlots), static_cast<long long>(memorySlots),
+      static_cast<long long>(memorySlots));
+  std::printf("| chain | L | sum(fw+bw) | store-all peak (MiB) | baseline | "
+              "peak (MiB) | baseline extra | Rotor extra | Rotor extra "
+              "(exact) | baseline / Rotor | baseline / Rotor (exact) | Rotor "
+              "solve (ms) |\n");
+  std::printf("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  RotorOptions slotted;
+  slotted.memorySlots = memorySlots;
+  RotorOptions exact;
+  exact.slotBytes = kMiB;
+  for (const NamedChain &named : chains) {
+    const Chain &chain = named.chain;
+    int32_t length = chain.length();
+    int32_t segments = static_cast<int32_t>(std::lround(std::sqrt(length)));
+    ChainReplay storeAll = replay(chain, storeAllSchedule(chain));
+    struct Baseline {
+      std::string name;
+      std::vector<ChainOp> ops;
+    };
+    std::vector<Baseline> baselines = {
+        {"Chen sqrt(n), " + std::to_string(segments) + " segments",
+         chenSqrtSchedule(chain)},
+        {"checkpoint_sequential(" + std::to_string(segments) + ")",
+         checkpointSequentialSchedule(chain, segments)}};
+    for (const Baseline &baseline : baselines) {
+      ChainReplay measured = replay(chain, baseline.ops);
+      double milliseconds = 0;
+      double rotor =
+          rotorExtra(chain, measured.peakBytes, slotted, &milliseconds);
+      double rotorExact = rotorExtra(chain, measured.peakBytes, exact);
+      std::printf("| %s | %d | %.2f | %.0f | %s | %.0f | %.2f | %s | %s | %s "
+                  "| %s | %.1f |\n",
+                  named.name.c_str(), length, chain.computeTime(),
+                  mib(storeAll.peakBytes), baseline.name.c_str(),
+                  mib(measured.peakBytes), measured.recomputeTime,
+                  format(rotor).c_str(), format(rotorExact).c_str(),
+                  ratio(measured.recomputeTime, rotor).c_str(),
+                  ratio(measured.recomputeTime, rotorExact).c_str(),
+                  milliseconds);
+    }
+  }
+  std::printf("\n");
+}
+
+void printSweep(const std::vector<NamedChain> &chains, int64_t memorySlots) {
+  const std::vector<double> fractions = {0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+  std::printf("## Rotor's extra time against the budget\n\n");
+  std::printf("Budget M = fraction x store-all peak; one slot size per chain, "
+              "ceil(store-all peak / %lld) bytes, so the optimum cannot grow "
+              "with M. The last column is the least memory of any Rotor "
+              "schedule (minimumRotorMemory, exact bytes) as a fraction of "
+              "the store-all peak.\n\n",
+              static_cast<long long>(memorySlots));
+  std::printf("| chain |");
+  for (double fraction : fractions)
+    std::printf(" %.1f |", fraction);
+  std::printf(" min memory |\n|---|");
+  for (size_t i = 0; i <= fractions.size(); ++i)
+    std::printf("---:|");
+  std::printf("\n");
+  for (const NamedChain &named : chains) {
+    const Chain &chain = named.chain;
+    ChainReplay storeAll = replay(chain, storeAllSchedule(chain));
+    RotorOptions options;
+    options.slotBytes = (storeAll.peakBytes + memorySlots - 1) / memorySlots;
+    std::printf("| %s, L=%d |", named.name.c_str(), chain.length());
+    double previous = std::numeric_limits<double>::infinity();
+    for (double fraction : fractions) {
+      int64_t limit = static_cast<int64_t>(fraction * storeAll.peakBytes);
+      double extra = rotorExtra(chain, limit, options);
+      if (extra > previous) {
+        std::fprintf(stderr, "error: the optimum grew with the budget\n");
+        std::exit(1);
+      }
+      previous = extra;
+      std::printf(" %s |", format(extra).c_str());
+    }
+    std::printf(" %.3f |\n",
+                double(*minimumRotorMemory(chain)) / storeAll.peakBytes);
+  }
+  std::printf("\n");
+}
+
+void printRevolve() {
+  std::printf("## Binomial checkpointing (Revolve)\n\n");
+  std::printf("t(l, c): forward steps to reverse l steps with c slots. Closed "
+              "form r l - C(c + r, c + 1); recurrence min_j j + T(l - j, "
+              "c - 1) + T(j, c) by dynamic programming; the generated "
+              "schedule's count from replayRevolveSchedule.\n\n");
+  std::printf("| l | c | closed form | recurrence | schedule | slots used |"
+              " recurrence (ms) |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+  const std::pair<int64_t, int64_t> points[] = {
+      {16, 3}, {64, 4}, {100, 5}, {256, 4}, {1000, 3}, {1000, 10}};
+  for (auto [steps, slots] : points) {
+    auto start = std::chrono::steady_clock::now();
+    int64_t recurrence = *revolveForwardStepsByRecurrence(steps, slots);
+    double milliseconds = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+    std::optional<RevolveReplay> schedule =
+        replayRevolveSchedule(*revolveSchedule(steps, slots), steps, slots);
+    std::printf("| %lld | %lld | %lld | %lld | %lld | %lld | %.1f |\n",
+                static_cast<long long>(steps), static_cast<long long>(slots),
+                static_cast<long long>(*revolveForwardSteps(steps, slots)),
+                static_cast<long long>(recurrence),
+                static_cast<long long>(schedule ? schedule->forwardSteps : -1),
+                static_cast<long long>(schedule ? schedule->maxSlotsUsed : -1),
+                milliseconds);
+  }
+  std::printf("\n");
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  uint64_t seed = 2024;
+  int64_t memorySlots = 500;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--slots") && i + 1 < argc) {
+      memorySlots = std::max<int64_t>(1, std::strtoll(argv[++i], nullptr, 10));
+    } else {
+      std::fprintf(stderr, "usage: %s [--seed N] [--slots N]\n", argv[0]);
+      return 2;
+    }
+  }
+  std::vector<NamedChain> chains = {
+      {"homogeneous", homogeneousChain(16)},
+      {"homogeneous", homogeneousChain(64)},
+      {"homogeneous", homogeneousChain(256)},
+      {"random (seed " + std::to_string(seed) + ")", randomChain(32, seed)},
+      {"random (seed " + std::to_string(seed + 1) + ")",
+       randomChain(128, seed + 1)},
+      {"ResNet-like", resnetLikeChain()},
+  };
+  std::printf("# Optimal checkpointing of chains (Rotor) against sqrt(n) "
+              "segments and checkpoint_sequential\n\n");
+  printComparison(chains, memorySlots);
+  printSweep(chains, memorySlots);
+  printRevolve();
+  return 0;
+}

@@ -1,0 +1,161 @@
+//===- Remat.h - Rematerialization plans for general problems ---*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the rematerialization planner memsched-remat uses on a
+// whole Problem (buffers, aliases, in-place chains, views). A plan drops
+// buffers: a dropped buffer is freed after the last reader before the
+// largest gap in its uses, and the ops that define its values are cloned
+// right before the first reader after the gap, which reads the copy. Clones
+// read the copies of other dropped buffers when those are dropped by then,
+// so a chain of dropped activations is recomputed segment-wise from the
+// nearest kept ones (Chen et al.'s segments, found on a DAG).
+//
+// Which buffers to drop is chosen by one of:
+//  - `greedy`: at the peak step, drop the buffers live across it with the
+//    least recompute time per byte they free (FLOP-aware, unlike XLA's
+//    memory-only cost), re-simulate, repeat; then un-drop what the budget
+//    does not need, most expensive first;
+//  - `chen`: Chen et al.'s sqrt(n) segments over the candidates in program
+//    order, keeping each segment's last buffer (the best segment count that
+//    meets the budget);
+//  - `sequential`: PyTorch's checkpoint_sequential split (equal segments,
+//    the last one not recomputed);
+//  - `auto`: the cheapest of greedy and chen that meets the budget.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_SCHEDULING_REMAT_H
+#define MEMSCHED_SCHEDULING_REMAT_H
+
+#include "memsched/Scheduling/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace memsched {
+namespace scheduling {
+
+/// How memsched-remat chooses the buffers to recompute.
+enum class RematAlgorithm { Auto, Greedy, Chen, Sequential };
+
+/// Parses `auto`, `greedy`, `chen` or `sequential`.
+std::optional<RematAlgorithm> parseRematAlgorithm(const std::string &name);
+/// The accepted algorithm names, comma-separated.
+const char *getRematAlgorithmNames();
+/// The name of \p algorithm.
+const char *getRematAlgorithmName(RematAlgorithm algorithm);
+
+/// Options of planRemat().
+struct RematOptions {
+  RematAlgorithm algorithm = RematAlgorithm::Auto;
+  /// The bound on the peak of live transient bytes (resident excluded).
+  int64_t budgetTransientBytes = 0;
+  /// Wall-clock limit of the un-drop refinement and the segment searches,
+  /// in seconds; the plan found so far is returned when it expires.
+  double timeLimitSeconds = 2.0;
+  /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
+  /// `sequential` and a search over counts for `chen`.
+  int64_t segments = 0;
+};
+
+/// One cloned op run.
+struct RematClone {
+  /// The task whose op is cloned.
+  TaskId task = kNoId;
+  /// The clone runs right before this task; clones with the same
+  /// insertion point run in the order of the clone list.
+  TaskId insertBefore = kNoId;
+};
+
+/// A read that uses a recomputed copy instead of the original value.
+struct RematRedirect {
+  /// The reader: a task id, or numTasks + index into the clone list.
+  int32_t reader = kNoId;
+  /// The original value read.
+  ValueId value = kNoId;
+  /// Index into the clone list of the run that produces the copy.
+  int32_t clone = kNoId;
+};
+
+/// A rematerialization decision and its modelled effect.
+struct RematPlan {
+  /// Clone runs in execution order.
+  std::vector<RematClone> clones;
+  /// Reads redirected to copies.
+  std::vector<RematRedirect> redirects;
+  /// The buffers dropped (freed early and recomputed).
+  std::vector<BufferId> droppedBuffers;
+  /// Peak transient bytes in the input order without recomputation.
+  int64_t peakTransientBefore = 0;
+  /// Peak transient bytes of the plan.
+  int64_t peakTransientAfter = 0;
+  /// Sum of the durations of the clone runs, in seconds.
+  double recomputeSeconds = 0;
+  /// Whether peakTransientAfter is within the budget.
+  bool withinBudget = false;
+  /// The smallest peak the chosen algorithm reached; when the budget is not
+  /// met, the smallest budget it can meet.
+  int64_t smallestPeakTransient = 0;
+  /// The algorithm whose plan this is (auto names the winner).
+  std::string algorithm;
+  /// Buffers that would be candidates but are defined by a side-effecting
+  /// (fence) task; the first such task, or kNoId.
+  TaskId firstImpureDefiner = kNoId;
+  /// Number of candidate buffers (recomputable, with a gap in their uses).
+  int64_t numCandidates = 0;
+  /// Number of plan evaluations (full re-simulations) made.
+  int64_t numEvaluations = 0;
+  /// Wall-clock time of planRemat, in seconds.
+  double solveSeconds = 0;
+};
+
+/// Plans recomputation for \p problem in program order. Returns a plan even
+/// when the budget cannot be met (withinBudget false, smallestPeakTransient
+/// set); std::nullopt with \p error only for invalid problems or options.
+std::optional<RematPlan> planRemat(const Problem &problem,
+                                   const RematOptions &options,
+                                   std::string *error = nullptr);
+
+/// The problem a plan yields: the input tasks plus one task per clone run,
+/// one new buffer per copy (and per unread extra result of a clone), reads
+/// redirected. `order` runs every clone right before its insertion point.
+struct RematExpansion {
+  Problem problem;
+  std::vector<TaskId> order;
+  /// For each task of `problem`: the input task it runs (a clone's
+  /// original).
+  std::vector<TaskId> originOf;
+  /// For each input task: its id in `problem`.
+  std::vector<TaskId> idOfInputTask;
+};
+
+/// Applies \p plan to \p problem; std::nullopt with \p error if the plan does
+/// not fit the problem.
+std::optional<RematExpansion> expandRematPlan(const Problem &problem,
+                                              const RematPlan &plan,
+                                              std::string *error = nullptr);
+
+/// Chooses the drop set \p dropped (buffer ids) and returns the plan it
+/// yields, evaluated. Buffers that are not candidates are ignored. Exposed
+/// for baselines and tests.
+std::optional<RematPlan> evaluateDropSet(const Problem &problem,
+                                         const std::vector<BufferId> &dropped,
+                                         int64_t budgetTransientBytes,
+                                         std::string *error = nullptr);
+
+/// The candidate buffers of \p problem in program order of their last
+/// writer: transient, not escaping, written by pure tasks only, with a gap of
+/// at least one step between the last use before and the first read after.
+std::vector<BufferId> getRematCandidates(const Problem &problem);
+
+} // namespace scheduling
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_SCHEDULING_REMAT_H

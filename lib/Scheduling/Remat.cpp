@@ -1,0 +1,838 @@
+//===- Remat.cpp - Rematerialization plans for general problems -*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A plan is a drop set; everything else (where clones run, which reads use
+// which copy) follows from it, so every algorithm here only chooses drop sets
+// and every drop set is judged by the same full expansion and simulation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/Remat.h"
+#include "memsched/Scheduling/MemorySimulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <unordered_map>
+
+using namespace mlir::memsched::scheduling;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// What recomputing one buffer takes on its own.
+struct BufferRecipe {
+  /// Whether the buffer can be recomputed: transient, not escaping, every
+  /// value defined by a task without side effects, written at least once.
+  bool recomputable = false;
+  /// Tasks defining the buffer's values (writers, views, the empty tensor),
+  /// in program order: what a copy clones.
+  std::vector<TaskId> definers;
+  /// Values outside the buffer that the definers read.
+  std::vector<ValueId> externalReads;
+  /// Sum of the definers' durations.
+  double seconds = 0;
+  /// Last task using the buffer in the input order.
+  TaskId lastUse = kNoId;
+};
+
+/// A buffer that can be dropped: recomputable, with a gap in its uses.
+struct Candidate {
+  BufferId buffer = kNoId;
+  /// Last use before the gap; the original is freed after it.
+  TaskId dropAfter = kNoId;
+  /// First read after the gap; reads from here on use the copy.
+  TaskId firstLate = kNoId;
+};
+
+/// A drop set turned into clone runs and redirected reads, plus its
+/// simulation.
+struct Evaluation {
+  RematPlan plan;
+  MemoryProfile profile;
+  /// Position of each input task in the expanded order.
+  std::vector<int32_t> positionOf;
+};
+
+/// Everything derived once from the problem.
+class RematContext {
+public:
+  explicit RematContext(const Problem &problem);
+
+  /// The buffers recomputed together with dropped candidate \p c: c, and
+  /// recursively every input buffer that is dead by c's first late read,
+  /// recomputable and not negligible next to c (a tiny input, e.g. a batch
+  /// statistic, is kept alive instead). Inputs whose dropped candidates
+  /// make copies in time are read from those copies. \p extended collects
+  /// the dead inputs kept alive.
+  std::vector<BufferId> collectGroup(int32_t c,
+                                     const std::vector<char> &dropped,
+                                     std::vector<BufferId> *extended) const;
+  /// Whether a clone made for candidate \p c reads the copy of candidate
+  /// \p a rather than a's original.
+  bool readsCopyOf(int32_t c, int32_t a,
+                   const std::vector<char> &dropped) const {
+    return a >= 0 && dropped[a] &&
+           candidates[c].firstLate > candidates[a].dropAfter;
+  }
+  /// Builds the plan of a drop set (flags by candidate index).
+  RematPlan buildPlan(const std::vector<char> &dropped) const;
+  /// Builds, expands and simulates a drop set.
+  std::optional<Evaluation> evaluate(const std::vector<char> &dropped,
+                                     int64_t budget, std::string *error) const;
+
+  const Problem &problem;
+  int32_t numTasks;
+  /// Distinct values each task reads, in first-read order.
+  std::vector<std::vector<ValueId>> reads;
+  /// Values of each buffer.
+  std::vector<std::vector<ValueId>> valuesIn;
+  std::vector<BufferRecipe> recipes;
+  /// Candidate index of each buffer, or -1.
+  std::vector<int32_t> candidateOf;
+  std::vector<Candidate> candidates;
+  TaskId firstImpureDefiner = kNoId;
+  mutable int64_t numEvaluations = 0;
+};
+} // namespace
+
+RematContext::RematContext(const Problem &problem)
+    : problem(problem), numTasks(static_cast<int32_t>(problem.numTasks())) {
+  reads.resize(problem.numTasks());
+  valuesIn.resize(problem.numBuffers());
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    valuesIn[value.buffer].push_back(static_cast<ValueId>(v));
+    for (TaskId reader : value.consumers) {
+      std::vector<ValueId> &list = reads[reader];
+      if (std::find(list.begin(), list.end(), static_cast<ValueId>(v)) ==
+          list.end())
+        list.push_back(static_cast<ValueId>(v));
+    }
+  }
+
+  std::vector<bool> escaping = problem.escapingBuffers();
+  recipes.resize(problem.numBuffers());
+  candidateOf.assign(problem.numBuffers(), -1);
+  for (size_t b = 0; b < problem.numBuffers(); ++b) {
+    const Buffer &buffer = problem.buffer(static_cast<BufferId>(b));
+    BufferRecipe &recipe = recipes[b];
+    if (buffer.kind != BufferKind::Transient || escaping[b] ||
+        valuesIn[b].empty())
+      continue;
+    TaskId lastWriter = kNoId;
+    bool defined = true;
+    for (ValueId v : valuesIn[b]) {
+      const Value &value = problem.value(v);
+      if (value.definedBy == kNoId) {
+        defined = false;
+        break;
+      }
+      recipe.definers.push_back(value.definedBy);
+      if (value.producer != kNoId)
+        lastWriter = std::max(lastWriter, value.producer);
+      recipe.lastUse = std::max(recipe.lastUse, value.producer);
+      for (TaskId reader : value.consumers)
+        recipe.lastUse = std::max(recipe.lastUse, reader);
+    }
+    if (!defined || lastWriter == kNoId)
+      continue;
+    std::sort(recipe.definers.begin(), recipe.definers.end());
+    recipe.definers.erase(
+        std::unique(recipe.definers.begin(), recipe.definers.end()),
+        recipe.definers.end());
+    TaskId impure = kNoId;
+    for (TaskId definer : recipe.definers)
+      if (problem.task(definer).isFence)
+        impure = definer;
+    if (impure != kNoId) {
+      if (buffer.sizeBytes > 0 &&
+          (firstImpureDefiner == kNoId || impure < firstImpureDefiner))
+        firstImpureDefiner = impure;
+      continue;
+    }
+    recipe.recomputable = true;
+    for (TaskId definer : recipe.definers) {
+      recipe.seconds += problem.task(definer).duration;
+      for (ValueId v : reads[definer])
+        if (problem.value(v).buffer != static_cast<BufferId>(b) &&
+            std::find(recipe.externalReads.begin(), recipe.externalReads.end(),
+                      v) == recipe.externalReads.end())
+          recipe.externalReads.push_back(v);
+    }
+    if (buffer.sizeBytes <= 0)
+      continue;
+
+    // The gap: the largest distance between consecutive uses from the last
+    // write on.
+    std::vector<TaskId> uses{lastWriter};
+    for (ValueId v : valuesIn[b])
+      for (TaskId reader : problem.value(v).consumers)
+        if (reader > lastWriter)
+          uses.push_back(reader);
+    std::sort(uses.begin(), uses.end());
+    uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
+    int32_t bestGap = 1;
+    size_t gapAt = 0;
+    for (size_t i = 0; i + 1 < uses.size(); ++i) {
+      if (uses[i + 1] - uses[i] >= bestGap) {
+        bestGap = uses[i + 1] - uses[i];
+        gapAt = i + 1;
+      }
+    }
+    if (bestGap < 2)
+      continue;
+    Candidate candidate;
+    candidate.buffer = static_cast<BufferId>(b);
+    candidate.dropAfter = uses[gapAt - 1];
+    candidate.firstLate = uses[gapAt];
+    candidateOf[b] = static_cast<int32_t>(candidates.size());
+    candidates.push_back(candidate);
+  }
+  // Candidates in program order of their last writer (the forward order).
+  std::vector<size_t> order(candidates.size());
+  for (size_t c = 0; c < order.size(); ++c)
+    order[c] = c;
+  auto lastWriterOf = [&](size_t c) {
+    TaskId last = kNoId;
+    for (ValueId v : valuesIn[candidates[c].buffer])
+      last = std::max(last, problem.value(v).producer);
+    return last;
+  };
+  std::vector<TaskId> keys(candidates.size());
+  for (size_t c = 0; c < keys.size(); ++c)
+    keys[c] = lastWriterOf(c);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  std::vector<Candidate> sorted;
+  for (size_t c : order) {
+    candidateOf[candidates[c].buffer] = static_cast<int32_t>(sorted.size());
+    sorted.push_back(candidates[c]);
+  }
+  candidates = std::move(sorted);
+}
+
+std::vector<BufferId>
+RematContext::collectGroup(int32_t c, const std::vector<char> &dropped,
+                           std::vector<BufferId> *extended) const {
+  BufferId root = candidates[c].buffer;
+  int64_t rootSize = problem.buffer(root).sizeBytes;
+  std::vector<BufferId> group{root};
+  for (size_t i = 0; i < group.size(); ++i) {
+    for (ValueId v : recipes[group[i]].externalReads) {
+      BufferId input = problem.value(v).buffer;
+      const Buffer &buffer = problem.buffer(input);
+      if (buffer.kind != BufferKind::Transient ||
+          std::find(group.begin(), group.end(), input) != group.end() ||
+          readsCopyOf(c, candidateOf[input], dropped) ||
+          recipes[input].lastUse >= candidates[c].firstLate)
+        continue;
+      if (recipes[input].recomputable && buffer.sizeBytes * 64 > rootSize) {
+        group.push_back(input);
+        continue;
+      }
+      if (extended && std::find(extended->begin(), extended->end(), input) ==
+                          extended->end())
+        extended->push_back(input);
+    }
+  }
+  return group;
+}
+
+RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
+  RematPlan plan;
+  std::vector<int32_t> droppedList;
+  for (size_t c = 0; c < candidates.size(); ++c)
+    if (dropped[c])
+      droppedList.push_back(static_cast<int32_t>(c));
+  std::vector<std::vector<BufferId>> groups(candidates.size());
+  for (int32_t c : droppedList)
+    groups[c] = collectGroup(c, dropped, nullptr);
+  // Insertion points: before the first late reader, or earlier when a later
+  // clone reads the copy; latest first, so one sweep usually settles it.
+  std::vector<TaskId> insertAt(candidates.size(), kNoId);
+  for (int32_t c : droppedList)
+    insertAt[c] = candidates[c].firstLate;
+  std::sort(droppedList.begin(), droppedList.end(), [&](int32_t x, int32_t y) {
+    return candidates[x].firstLate > candidates[y].firstLate;
+  });
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int32_t c : droppedList)
+      for (BufferId member : groups[c])
+        for (ValueId v : recipes[member].externalReads) {
+          int32_t a = candidateOf[problem.value(v).buffer];
+          if (readsCopyOf(c, a, dropped) && insertAt[c] < insertAt[a]) {
+            insertAt[a] = insertAt[c];
+            changed = true;
+          }
+        }
+  }
+
+  // Clone runs, one per (insertion point, task), in execution order.
+  struct Run {
+    TaskId insertBefore;
+    TaskId task;
+    int32_t owner;
+  };
+  std::vector<Run> runs;
+  for (int32_t c : droppedList)
+    for (BufferId member : groups[c])
+      for (TaskId task : recipes[member].definers)
+        runs.push_back({insertAt[c], task, c});
+  std::sort(runs.begin(), runs.end(), [](const Run &x, const Run &y) {
+    return std::tie(x.insertBefore, x.task, x.owner) <
+           std::tie(y.insertBefore, y.task, y.owner);
+  });
+  std::unordered_map<int64_t, int32_t> runIndex;
+  auto key = [](int64_t a, int64_t b) { return (a << 32) | b; };
+  std::vector<int32_t> ownerOfRun;
+  for (const Run &run : runs) {
+    int64_t k = key(run.insertBefore, run.task);
+    if (runIndex.count(k))
+      continue;
+    runIndex[k] = static_cast<int32_t>(plan.clones.size());
+    plan.clones.push_back({run.task, run.insertBefore});
+    ownerOfRun.push_back(run.owner);
+  }
+  auto copyAt = [&](TaskId insertBefore, ValueId v) {
+    return runIndex.at(key(insertBefore, problem.value(v).definedBy));
+  };
+
+  for (int32_t c : droppedList) {
+    plan.droppedBuffers.push_back(candidates[c].buffer);
+    for (ValueId v : valuesIn[candidates[c].buffer]) {
+      const std::vector<TaskId> &consumers = problem.value(v).consumers;
+      for (size_t i = 0; i < consumers.size(); ++i) {
+        TaskId reader = consumers[i];
+        if (reader <= candidates[c].dropAfter ||
+            std::find(consumers.begin(), consumers.begin() + i, reader) !=
+                consumers.begin() + i)
+          continue;
+        plan.redirects.push_back({reader, v, copyAt(insertAt[c], v)});
+      }
+    }
+  }
+  for (size_t k = 0; k < plan.clones.size(); ++k) {
+    int32_t owner = ownerOfRun[k];
+    const std::vector<BufferId> &group = groups[owner];
+    for (ValueId v : reads[plan.clones[k].task]) {
+      BufferId buffer = problem.value(v).buffer;
+      TaskId source = kNoId;
+      if (std::find(group.begin(), group.end(), buffer) != group.end())
+        source = insertAt[owner];
+      else if (readsCopyOf(owner, candidateOf[buffer], dropped))
+        source = insertAt[candidateOf[buffer]];
+      if (source != kNoId)
+        plan.redirects.push_back(
+            {numTasks + static_cast<int32_t>(k), v, copyAt(source, v)});
+    }
+    plan.recomputeSeconds += problem.task(plan.clones[k].task).duration;
+  }
+  std::sort(plan.droppedBuffers.begin(), plan.droppedBuffers.end());
+  return plan;
+}
+
+std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
+    const Problem &problem, const RematPlan &plan, std::string *error) {
+  auto fail = [&](const std::string &message) -> std::optional<RematExpansion> {
+    if (error)
+      *error = message;
+    return std::nullopt;
+  };
+  int32_t numTasks = static_cast<int32_t>(problem.numTasks());
+  int32_t numClones = static_cast<int32_t>(plan.clones.size());
+  for (size_t k = 0; k < plan.clones.size(); ++k) {
+    const RematClone &clone = plan.clones[k];
+    if (clone.task < 0 || clone.task >= numTasks || clone.insertBefore < 0 ||
+        clone.insertBefore >= numTasks ||
+        (k > 0 && plan.clones[k - 1].insertBefore > clone.insertBefore))
+      return fail("clone " + std::to_string(k) +
+                  " has an invalid task or insertion point");
+  }
+  // Expanded order: the clones inserted before each task, then the task.
+  RematExpansion result;
+  std::vector<TaskId> newIdOfTask(numTasks), newIdOfClone(numClones);
+  {
+    size_t k = 0;
+    for (TaskId t = 0; t < numTasks; ++t) {
+      for (; k < plan.clones.size() && plan.clones[k].insertBefore == t; ++k) {
+        newIdOfClone[k] = static_cast<TaskId>(result.originOf.size());
+        result.originOf.push_back(plan.clones[k].task);
+      }
+      newIdOfTask[t] = static_cast<TaskId>(result.originOf.size());
+      result.originOf.push_back(t);
+    }
+  }
+  Problem &expanded = result.problem;
+  for (TaskId origin : result.originOf)
+    expanded.addTask(problem.task(origin));
+  for (size_t b = 0; b < problem.numBuffers(); ++b)
+    expanded.addBuffer(problem.buffer(static_cast<BufferId>(b)));
+
+  // Original values keep their ids; copies follow, one per (clone, value the
+  // cloned task defines).
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    Value value = problem.value(static_cast<ValueId>(v));
+    value.consumers.clear();
+    if (value.producer != kNoId)
+      value.producer = newIdOfTask[value.producer];
+    if (value.definedBy != kNoId)
+      value.definedBy = newIdOfTask[value.definedBy];
+    expanded.addValue(std::move(value));
+  }
+  std::vector<std::vector<ValueId>> definedValues(problem.numTasks());
+  for (size_t v = 0; v < problem.numValues(); ++v)
+    if (TaskId def = problem.value(static_cast<ValueId>(v)).definedBy;
+        def != kNoId)
+      definedValues[def].push_back(static_cast<ValueId>(v));
+  auto key = [](int64_t a, int64_t b) { return (a << 32) | b; };
+  std::unordered_map<int64_t, ValueId> copyValue;
+  for (int32_t k = 0; k < numClones; ++k) {
+    TaskId task = plan.clones[k].task;
+    // Copies of the values the clone defines; a buffer of their own per
+    // original buffer, so aliases (in-place chains, views) stay together.
+    std::unordered_map<BufferId, BufferId> bufferCopy;
+    for (ValueId v : definedValues[task]) {
+      const Value &original = problem.value(v);
+      auto [it, inserted] = bufferCopy.try_emplace(original.buffer, kNoId);
+      if (inserted) {
+        Buffer buffer = problem.buffer(original.buffer);
+        buffer.liveToEnd = false;
+        buffer.kind = BufferKind::Transient;
+        it->second = expanded.addBuffer(std::move(buffer));
+      }
+      Value copy;
+      copy.name = original.name;
+      copy.sizeBytes = original.sizeBytes;
+      copy.buffer = it->second;
+      copy.producer = original.producer == task ? newIdOfClone[k] : kNoId;
+      copy.definedBy = newIdOfClone[k];
+      copyValue[key(k, v)] = expanded.addValue(std::move(copy));
+    }
+  }
+  // A copy's buffer is shared by the copies of all values of one original
+  // buffer made by the same group of clones: merge per-clone buffers of the
+  // same original buffer within an insertion point.
+  {
+    std::unordered_map<int64_t, BufferId> groupBuffer;
+    for (int32_t k = 0; k < numClones; ++k)
+      for (ValueId v : definedValues[plan.clones[k].task]) {
+        ValueId copy = copyValue[key(k, v)];
+        int64_t group =
+            key(plan.clones[k].insertBefore, problem.value(v).buffer);
+        auto [it, inserted] =
+            groupBuffer.try_emplace(group, expanded.value(copy).buffer);
+        if (!inserted)
+          expanded.value(copy).buffer = it->second;
+      }
+  }
+
+  std::unordered_map<int64_t, int32_t> redirect;
+  for (const RematRedirect &r : plan.redirects) {
+    if (r.clone < 0 || r.clone >= numClones || r.reader < 0 ||
+        r.reader >= numTasks + numClones || r.value < 0 ||
+        r.value >= static_cast<ValueId>(problem.numValues()) ||
+        !copyValue.count(key(r.clone, r.value)))
+      return fail("a redirected read names an invalid reader, value or clone");
+    redirect[key(r.reader, r.value)] = r.clone;
+  }
+  std::vector<std::vector<ValueId>> reads(problem.numTasks());
+  for (size_t v = 0; v < problem.numValues(); ++v)
+    for (TaskId reader : problem.value(static_cast<ValueId>(v)).consumers)
+      reads[reader].push_back(static_cast<ValueId>(v));
+  auto addReads = [&](int32_t reader, TaskId origin, TaskId newId) {
+    for (ValueId v : reads[origin]) {
+      auto it = redirect.find(key(reader, v));
+      expanded.addConsumer(
+          it == redirect.end() ? v : copyValue[key(it->second, v)], newId);
+    }
+  };
+  for (TaskId t = 0; t < numTasks; ++t)
+    addReads(t, t, newIdOfTask[t]);
+  for (int32_t k = 0; k < numClones; ++k)
+    addReads(numTasks + k, plan.clones[k].task, newIdOfClone[k]);
+  for (auto [before, after] : problem.extraDependences())
+    expanded.addDependence(newIdOfTask[before], newIdOfTask[after]);
+
+  result.order = expanded.programOrder();
+  result.idOfInputTask = std::move(newIdOfTask);
+  std::string why;
+  if (!expanded.isTopologicalOrder(result.order, &why))
+    return fail("the plan reads a copy before it is made: " + why);
+  return result;
+}
+
+std::optional<Evaluation>
+RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
+                       std::string *error) const {
+  ++numEvaluations;
+  Evaluation evaluation;
+  evaluation.plan = buildPlan(dropped);
+  std::optional<RematExpansion> expansion =
+      expandRematPlan(problem, evaluation.plan, error);
+  if (!expansion)
+    return std::nullopt;
+  std::optional<MemoryProfile> profile =
+      simulateMemory(expansion->problem, expansion->order, error);
+  if (!profile)
+    return std::nullopt;
+  evaluation.plan.peakTransientAfter = profile->peakTransientBytes;
+  evaluation.plan.withinBudget = profile->peakTransientBytes <= budget;
+  // The expanded order is the identity, so ids are positions.
+  evaluation.positionOf = std::move(expansion->idOfInputTask);
+  evaluation.profile = std::move(*profile);
+  return evaluation;
+}
+
+namespace {
+/// Whether \p a is a better plan than \p b: within budget first, then less
+/// recompute time; out of budget, the lower peak.
+bool isBetter(const RematPlan &a, const RematPlan &b) {
+  if (a.withinBudget != b.withinBudget)
+    return a.withinBudget;
+  if (a.withinBudget)
+    return a.recomputeSeconds < b.recomputeSeconds ||
+           (a.recomputeSeconds == b.recomputeSeconds &&
+            a.peakTransientAfter < b.peakTransientAfter);
+  return a.peakTransientAfter < b.peakTransientAfter;
+}
+
+/// Greedy drop selection at the peak, then un-dropping what is not needed.
+std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
+                                    Clock::time_point deadline,
+                                    std::string *error) {
+  const Problem &problem = context.problem;
+  size_t numCandidates = context.candidates.size();
+  std::vector<char> dropped(numCandidates, 0);
+  std::optional<RematPlan> best;
+  int64_t smallestPeak = INT64_MAX;
+  // A batch that does not lower the peak is undone and retried at half the
+  // size; a single candidate that does not is never tried again.
+  std::vector<char> rejected(numCandidates, 0);
+  std::vector<size_t> lastBatch;
+  size_t batchLimit = numCandidates;
+  std::optional<Evaluation> previous;
+  while (true) {
+    std::optional<Evaluation> current =
+        context.evaluate(dropped, budget, error);
+    if (!current)
+      return std::nullopt;
+    if (previous && !lastBatch.empty() &&
+        current->plan.peakTransientAfter >= previous->plan.peakTransientAfter &&
+        !current->plan.withinBudget) {
+      for (size_t c : lastBatch)
+        dropped[c] = 0;
+      if (lastBatch.size() == 1)
+        rejected[lastBatch.front()] = 1;
+      batchLimit = std::max<size_t>(1, lastBatch.size() / 2);
+      lastBatch.clear();
+      current = std::move(previous);
+    } else if (!lastBatch.empty()) {
+      batchLimit = std::min(numCandidates, batchLimit * 2);
+    }
+    previous.reset();
+    const RematPlan &plan = current->plan;
+    smallestPeak = std::min(smallestPeak, plan.peakTransientAfter);
+    if (!best || isBetter(plan, *best))
+      best = plan;
+    if (plan.withinBudget)
+      break;
+    // Candidates whose gap spans the peak step, by recompute time per byte
+    // freed there.
+    int32_t step = current->profile.peakStep;
+    const std::vector<BufferLifetime> &lifetimes = current->profile.lifetimes;
+    struct Choice {
+      double score;
+      int64_t benefit;
+      size_t candidate;
+    };
+    std::vector<Choice> choices;
+    for (size_t c = 0; c < numCandidates; ++c) {
+      const Candidate &candidate = context.candidates[c];
+      if (dropped[c] || rejected[c] ||
+          current->positionOf[candidate.dropAfter] >= step ||
+          current->positionOf[candidate.firstLate] <= step)
+        continue;
+      int64_t benefit = problem.buffer(candidate.buffer).sizeBytes;
+      // Dead inputs the copy keeps alive across the peak count against it;
+      // dead inputs it recomputes count as time.
+      std::vector<BufferId> extended;
+      std::vector<BufferId> group =
+          context.collectGroup(static_cast<int32_t>(c), dropped, &extended);
+      double seconds = 0;
+      for (BufferId member : group)
+        seconds += context.recipes[member].seconds;
+      for (BufferId input : extended)
+        if (lifetimes[input].end < step)
+          benefit -= problem.buffer(input).sizeBytes;
+      if (benefit <= 0)
+        continue;
+      choices.push_back(
+          {(seconds + 1e-15) / static_cast<double>(benefit), benefit, c});
+    }
+    if (choices.empty())
+      break;
+    std::sort(choices.begin(), choices.end(),
+              [](const Choice &a, const Choice &b) {
+                return a.score < b.score ||
+                       (a.score == b.score && a.candidate < b.candidate);
+              });
+    int64_t excess = plan.peakTransientAfter - budget;
+    int64_t freed = 0;
+    lastBatch.clear();
+    for (const Choice &choice : choices) {
+      dropped[choice.candidate] = 1;
+      lastBatch.push_back(choice.candidate);
+      freed += choice.benefit;
+      if (freed >= excess || lastBatch.size() >= batchLimit)
+        break;
+    }
+    previous = std::move(current);
+  }
+  if (!best->withinBudget) {
+    best->smallestPeakTransient = smallestPeak;
+    return best;
+  }
+
+  // Un-drop the most expensive buffers the budget does not need.
+  std::vector<size_t> order;
+  for (size_t c = 0; c < numCandidates; ++c)
+    if (dropped[c])
+      order.push_back(c);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return context.recipes[context.candidates[a].buffer].seconds >
+           context.recipes[context.candidates[b].buffer].seconds;
+  });
+  for (size_t c : order) {
+    if (Clock::now() > deadline)
+      break;
+    dropped[c] = 0;
+    std::optional<Evaluation> trial = context.evaluate(dropped, budget, error);
+    if (!trial)
+      return std::nullopt;
+    if (trial->plan.withinBudget && isBetter(trial->plan, *best))
+      best = trial->plan;
+    else
+      dropped[c] = 1;
+  }
+  best->smallestPeakTransient =
+      std::min(smallestPeak, best->peakTransientAfter);
+  return best;
+}
+
+/// Drops every candidate except the last of each segment of \p segments
+/// (equal counts); with \p lastSegmentKept, the last segment drops nothing
+/// (PyTorch's checkpoint_sequential).
+std::vector<char> segmentDropSet(size_t numCandidates, int64_t segments,
+                                 bool pytorchSplit) {
+  std::vector<char> dropped(numCandidates, 0);
+  if (numCandidates == 0 || segments <= 0)
+    return dropped;
+  segments = std::min<int64_t>(segments, static_cast<int64_t>(numCandidates));
+  if (pytorchSplit) {
+    // checkpoint_sequential: segments of n // k, the last takes the rest and
+    // is run without checkpointing.
+    size_t size = numCandidates / static_cast<size_t>(segments);
+    size_t end = size * static_cast<size_t>(segments - 1);
+    for (size_t c = 0; c < end; ++c)
+      dropped[c] = (c + 1) % size != 0;
+    return dropped;
+  }
+  size_t size = (numCandidates + static_cast<size_t>(segments) - 1) /
+                static_cast<size_t>(segments);
+  for (size_t c = 0; c < numCandidates; ++c)
+    dropped[c] = (c + 1) % size != 0 && c + 1 != numCandidates;
+  return dropped;
+}
+
+std::optional<RematPlan> planSegments(const RematContext &context,
+                                      int64_t budget, int64_t segments,
+                                      bool pytorchSplit,
+                                      Clock::time_point deadline,
+                                      std::string *error) {
+  size_t n = context.candidates.size();
+  std::vector<int64_t> counts;
+  if (segments > 0 || pytorchSplit) {
+    counts.push_back(segments > 0 ? segments
+                                  : std::max<int64_t>(
+                                        1, std::llround(std::sqrt(double(n)))));
+  } else {
+    // Chen et al. choose the segment count; search it from sqrt(n) outwards
+    // (geometrically), which also covers the memory-threshold variant.
+    int64_t root = std::max<int64_t>(1, std::llround(std::sqrt(double(n))));
+    counts.push_back(root);
+    for (double f = 1.25; f < 64; f *= 1.25) {
+      counts.push_back(std::max<int64_t>(1, std::llround(root * f)));
+      counts.push_back(std::max<int64_t>(1, std::llround(root / f)));
+    }
+    counts.push_back(static_cast<int64_t>(n));
+  }
+  std::optional<RematPlan> best;
+  int64_t smallestPeak = INT64_MAX;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (i > 0 && Clock::now() > deadline)
+      break;
+    std::optional<Evaluation> evaluation = context.evaluate(
+        segmentDropSet(n, counts[i], pytorchSplit), budget, error);
+    if (!evaluation)
+      return std::nullopt;
+    smallestPeak = std::min(smallestPeak, evaluation->plan.peakTransientAfter);
+    if (!best || isBetter(evaluation->plan, *best))
+      best = std::move(evaluation->plan);
+  }
+  best->smallestPeakTransient = smallestPeak;
+  return best;
+}
+} // namespace
+
+std::optional<RematAlgorithm>
+mlir::memsched::scheduling::parseRematAlgorithm(const std::string &name) {
+  if (name == "auto")
+    return RematAlgorithm::Auto;
+  if (name == "greedy")
+    return RematAlgorithm::Greedy;
+  if (name == "chen")
+    return RematAlgorithm::Chen;
+  if (name == "sequential")
+    return RematAlgorithm::Sequential;
+  return std::nullopt;
+}
+
+const char *mlir::memsched::scheduling::getRematAlgorithmNames() {
+  return "auto, greedy, chen, sequential";
+}
+
+const char *
+mlir::memsched::scheduling::getRematAlgorithmName(RematAlgorithm algorithm) {
+  switch (algorithm) {
+  case RematAlgorithm::Auto:
+    return "auto";
+  case RematAlgorithm::Greedy:
+    return "greedy";
+  case RematAlgorithm::Chen:
+    return "chen";
+  case RematAlgorithm::Sequential:
+    return "sequential";
+  }
+  return "?";
+}
+
+std::vector<BufferId>
+mlir::memsched::scheduling::getRematCandidates(const Problem &problem) {
+  RematContext context(problem);
+  std::vector<BufferId> result;
+  for (const Candidate &candidate : context.candidates)
+    result.push_back(candidate.buffer);
+  return result;
+}
+
+std::optional<RematPlan> mlir::memsched::scheduling::evaluateDropSet(
+    const Problem &problem, const std::vector<BufferId> &dropped,
+    int64_t budgetTransientBytes, std::string *error) {
+  std::string why;
+  if (!problem.verifyReferences(error ? error : &why))
+    return std::nullopt;
+  RematContext context(problem);
+  std::vector<char> flags(context.candidates.size(), 0);
+  for (BufferId buffer : dropped)
+    if (buffer >= 0 && static_cast<size_t>(buffer) < problem.numBuffers() &&
+        context.candidateOf[buffer] >= 0)
+      flags[context.candidateOf[buffer]] = 1;
+  std::optional<Evaluation> none =
+      context.evaluate(std::vector<char>(context.candidates.size(), 0),
+                       budgetTransientBytes, error);
+  std::optional<Evaluation> evaluation =
+      context.evaluate(flags, budgetTransientBytes, error);
+  if (!none || !evaluation)
+    return std::nullopt;
+  RematPlan plan = std::move(evaluation->plan);
+  plan.peakTransientBefore = none->plan.peakTransientAfter;
+  plan.smallestPeakTransient = plan.peakTransientAfter;
+  plan.numCandidates = static_cast<int64_t>(context.candidates.size());
+  plan.numEvaluations = context.numEvaluations;
+  plan.firstImpureDefiner = context.firstImpureDefiner;
+  return plan;
+}
+
+std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
+    const Problem &problem, const RematOptions &options, std::string *error) {
+  Clock::time_point start = Clock::now();
+  if (options.budgetTransientBytes < 0 || options.segments < 0) {
+    if (error)
+      *error = "the budget and the segment count must not be negative";
+    return std::nullopt;
+  }
+  std::string why;
+  if (!problem.verify(error ? error : &why))
+    return std::nullopt;
+  RematContext context(problem);
+  int64_t budget = options.budgetTransientBytes;
+  std::optional<Evaluation> none = context.evaluate(
+      std::vector<char>(context.candidates.size(), 0), budget, error);
+  if (!none)
+    return std::nullopt;
+  Clock::time_point deadline =
+      start +
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+          std::max(0.0, options.timeLimitSeconds)));
+
+  std::optional<RematPlan> plan;
+  if (none->plan.withinBudget) {
+    plan = none->plan;
+    plan->smallestPeakTransient = plan->peakTransientAfter;
+    plan->algorithm = getRematAlgorithmName(options.algorithm);
+  } else {
+    switch (options.algorithm) {
+    case RematAlgorithm::Greedy:
+      plan = planGreedy(context, budget, deadline, error);
+      break;
+    case RematAlgorithm::Chen:
+      plan = planSegments(context, budget, options.segments,
+                          /*pytorchSplit=*/false, deadline, error);
+      break;
+    case RematAlgorithm::Sequential:
+      plan = planSegments(context, budget, options.segments,
+                          /*pytorchSplit=*/true, deadline, error);
+      break;
+    case RematAlgorithm::Auto: {
+      plan = planGreedy(context, budget, deadline, error);
+      if (!plan)
+        return std::nullopt;
+      plan->algorithm = "greedy";
+      std::optional<RematPlan> chen =
+          planSegments(context, budget, options.segments,
+                       /*pytorchSplit=*/false, deadline, error);
+      if (!chen)
+        return std::nullopt;
+      chen->algorithm = "chen";
+      int64_t smallest =
+          std::min(plan->smallestPeakTransient, chen->smallestPeakTransient);
+      if (isBetter(*chen, *plan))
+        plan = std::move(chen);
+      plan->smallestPeakTransient = smallest;
+      break;
+    }
+    }
+    if (!plan)
+      return std::nullopt;
+    if (plan->algorithm.empty())
+      plan->algorithm = getRematAlgorithmName(options.algorithm);
+  }
+  plan->peakTransientBefore = none->plan.peakTransientAfter;
+  // Recomputing nothing is always possible.
+  plan->smallestPeakTransient =
+      std::min(plan->smallestPeakTransient, plan->peakTransientBefore);
+  plan->firstImpureDefiner = context.firstImpureDefiner;
+  plan->numCandidates = static_cast<int64_t>(context.candidates.size());
+  plan->numEvaluations = context.numEvaluations;
+  plan->solveSeconds = secondsSince(start);
+  return plan;
+}
