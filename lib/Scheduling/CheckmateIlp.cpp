@@ -297,8 +297,8 @@ void CheckmateModel::build(Cbc_Model *cbc, double budgetUnits,
       auto [i, k] = edges[e];
       std::vector<int> readers = laterReaders(i, k, t);
       double keptAfter = lastStage && keep(i) ? 1.0 : 0.0;
-      double maxHazards =
-          1.0 + (lastStage ? keptAfter : 1.0) + static_cast<double>(readers.size());
+      double maxHazards = 1.0 + (lastStage ? keptAfter : 1.0) +
+                          static_cast<double>(readers.size());
       auto hazardTerms = [&] {
         term(r(t, k), -1.0);
         if (!lastStage)
@@ -338,7 +338,7 @@ void CheckmateModel::build(Cbc_Model *cbc, double budgetUnits,
 }
 
 std::vector<double> CheckmateModel::columnValues(const StageRuns &runs,
-                                               double *maxUnits) const {
+                                                 double *maxUnits) const {
   std::vector<double> values(numColumns(), 0.0);
   // The smallest S: an instance is kept into stage t if it is a keepToEnd
   // node's, or, when stage t does not recompute the node, if stage t reads
@@ -364,8 +364,7 @@ std::vector<double> CheckmateModel::columnValues(const StageRuns &runs,
     bool lastStage = t + 1 == numNodes;
     for (int e = 0; e < edgesUpTo[t]; ++e) {
       auto [i, k] = edges[e];
-      bool hazard = !runs[t][k] ||
-                    (lastStage ? keep(i) : kept[t + 1][i] != 0);
+      bool hazard = !runs[t][k] || (lastStage ? keep(i) : kept[t + 1][i] != 0);
       for (int j : laterReaders(i, k, t))
         hazard |= runs[t][j] != 0;
       values[freed(t, e)] = hazard ? 0.0 : 1.0;
@@ -456,8 +455,7 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   if (budgetBytes < 0 || graph.nodes.empty()) {
     result.status =
         budgetBytes < 0 ? IlpStatus::Infeasible : IlpStatus::Optimal;
-    result.objective = result.lowerBound =
-        budgetBytes < 0 ? kInfinity : 0.0;
+    result.objective = result.lowerBound = budgetBytes < 0 ? kInfinity : 0.0;
     return result;
   }
 
@@ -511,9 +509,9 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   Cbc_setMaximumSeconds(cbc.get(), options.timeLimitSeconds);
   auto begin = std::chrono::steady_clock::now();
   Cbc_solve(cbc.get());
-  result.solveSeconds = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - begin)
-                            .count();
+  result.solveSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
 
   const double *solution = nullptr;
   if (options.relaxation) {
@@ -545,7 +543,7 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   }
   if (result.status == IlpStatus::Infeasible)
     result.objective = result.lowerBound = kInfinity;
-  else if (result.status == IlpStatus::Unknown && !options.relaxation)
+  else if (result.status == IlpStatus::Unknown)
     result.objective = kInfinity;
   if (!solution)
     return result;
@@ -555,8 +553,8 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   for (size_t t = 0; t < n; ++t) {
     runs[t].assign(t + 1, 0);
     for (size_t i = 0; i <= t; ++i)
-      runs[t][i] = solution[model.r(static_cast<int>(t), static_cast<int>(i))] >
-                   0.5;
+      runs[t][i] =
+          solution[model.r(static_cast<int>(t), static_cast<int>(i))] > 0.5;
   }
   result.sequence = sequenceOf(runs);
   std::optional<SequenceCost> cost =

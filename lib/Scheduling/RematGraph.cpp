@@ -128,8 +128,7 @@ bool RematGraph::verify(std::string *error) const {
   return true;
 }
 
-std::optional<SequenceCost>
-mlir::memsched::scheduling::simulateSequence(
+std::optional<SequenceCost> mlir::memsched::scheduling::simulateSequence(
     const RematGraph &graph, const std::vector<NodeId> &sequence,
     std::string *error) {
   std::optional<SequenceAnalysis> analysis =
@@ -198,6 +197,7 @@ mlir::memsched::scheduling::expandSequence(const RematGraph &graph,
     value.sizeBytes = node.sizeBytes;
     value.buffer = bufferId;
     value.producer = taskId;
+    value.definedBy = taskId;
     value.liveToEnd = analysis->keptToEnd[pos];
     valueOf[pos] = problem.addValue(std::move(value));
 

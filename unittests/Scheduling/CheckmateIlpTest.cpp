@@ -64,7 +64,8 @@ RematGraph makeRandomGraph(std::mt19937 &rng, size_t numNodes) {
   }
   for (size_t v = 0; v < numNodes; ++v)
     if (!hasReader[v])
-      graph.nodes[v].keepToEnd = std::uniform_int_distribution<int>(0, 2)(rng) == 0;
+      graph.nodes[v].keepToEnd =
+          std::uniform_int_distribution<int>(0, 2)(rng) == 0;
   return graph;
 }
 
@@ -265,9 +266,9 @@ TEST(CheckmateIlpTest, TimeLimitIsRespected) {
   options.timeLimitSeconds = 1.0;
   auto begin = std::chrono::steady_clock::now();
   CheckmateResult result = solveOrDie(graph, peak * 2 / 3, options);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - begin)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   EXPECT_LT(seconds, 2.5);
   EXPECT_NE(result.status, IlpStatus::Infeasible);
   if (result.status == IlpStatus::Optimal ||

@@ -201,6 +201,8 @@ TEST(RematGraphTest, ExpandFollowsTheLatestInstance) {
   EXPECT_EQ(problem.value(0).consumers, (std::vector<TaskId>{1}));
   EXPECT_EQ(problem.value(3).consumers, (std::vector<TaskId>{4, 5}));
   EXPECT_EQ(problem.value(2).consumers, (std::vector<TaskId>{4, 5}));
+  EXPECT_EQ(problem.value(3).producer, 3);
+  EXPECT_EQ(problem.value(3).definedBy, 3);
   // Only the last d escapes.
   EXPECT_FALSE(problem.value(4).liveToEnd);
   EXPECT_TRUE(problem.value(5).liveToEnd);
@@ -253,8 +255,8 @@ std::vector<NodeId> makeRandomSequence(std::mt19937 &rng,
     }
     if (ready.empty())
       break;
-    NodeId next = ready[std::uniform_int_distribution<size_t>(
-        0, ready.size() - 1)(rng)];
+    NodeId next =
+        ready[std::uniform_int_distribution<size_t>(0, ready.size() - 1)(rng)];
     if (!ran[next]) {
       ran[next] = true;
       ++numRan;

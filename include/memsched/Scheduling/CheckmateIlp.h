@@ -35,7 +35,9 @@ namespace scheduling {
 /// Settings of solveCheckmateIlp().
 struct CheckmateOptions {
   /// Wall-clock limit of the CBC solve, in seconds; the best solution found
-  /// by then is returned (status Feasible).
+  /// by then is returned (status Feasible). CBC checks it between steps, so
+  /// a solve can overrun it by the time of one root LP and cut pass (tenths
+  /// of a second on 100-node graphs).
   double timeLimitSeconds = 10.0;
   /// Solve the LP relaxation instead (every binary continuous in [0, 1]):
   /// its objective is a lower bound on the optimal total time, cheap to get
@@ -82,8 +84,8 @@ struct CheckmateResult {
 /// the minimum total time of a sequence of the schedule space whose
 /// simulateSequence() peak is at most the budget. An infeasible budget is a
 /// result (status Infeasible), not an error; std::nullopt with \p error means
-/// the input was invalid or the solver failed. CBC keeps global state, so
-/// concurrent calls are not safe.
+/// the input was invalid or the solver failed. CBC 2.10's solver driver is
+/// not documented as thread-safe, so calls must not run concurrently.
 std::optional<CheckmateResult>
 solveCheckmateIlp(const RematGraph &graph, int64_t budgetBytes,
                   const CheckmateOptions &options = {},
