@@ -7,7 +7,7 @@
 #include "memsched/Analysis/Budget.h"
 
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/Twine.h"
 
 #include <cmath>
 
@@ -19,12 +19,6 @@ int64_t Budget::resolve(int64_t peakBefore) const {
     return bytes;
   return static_cast<int64_t>(
       std::floor(fraction * static_cast<double>(peakBefore)));
-}
-
-std::string Budget::describe() const {
-  if (isRelative)
-    return llvm::formatv("{0}x", fraction).str();
-  return std::to_string(bytes) + " B";
 }
 
 std::optional<Budget> mlir::memsched::parseBudget(StringRef text,

@@ -725,43 +725,6 @@ mlir::memsched::scheduling::getRematAlgorithmName(RematAlgorithm algorithm) {
   return "?";
 }
 
-std::vector<BufferId>
-mlir::memsched::scheduling::getRematCandidates(const Problem &problem) {
-  RematContext context(problem);
-  std::vector<BufferId> result;
-  for (const Candidate &candidate : context.candidates)
-    result.push_back(candidate.buffer);
-  return result;
-}
-
-std::optional<RematPlan> mlir::memsched::scheduling::evaluateDropSet(
-    const Problem &problem, const std::vector<BufferId> &dropped,
-    int64_t budgetTransientBytes, std::string *error) {
-  std::string why;
-  if (!problem.verifyReferences(error ? error : &why))
-    return std::nullopt;
-  RematContext context(problem);
-  std::vector<char> flags(context.candidates.size(), 0);
-  for (BufferId buffer : dropped)
-    if (buffer >= 0 && static_cast<size_t>(buffer) < problem.numBuffers() &&
-        context.candidateOf[buffer] >= 0)
-      flags[context.candidateOf[buffer]] = 1;
-  std::optional<Evaluation> none =
-      context.evaluate(std::vector<char>(context.candidates.size(), 0),
-                       budgetTransientBytes, error);
-  std::optional<Evaluation> evaluation =
-      context.evaluate(flags, budgetTransientBytes, error);
-  if (!none || !evaluation)
-    return std::nullopt;
-  RematPlan plan = std::move(evaluation->plan);
-  plan.peakTransientBefore = none->plan.peakTransientAfter;
-  plan.smallestPeakTransient = plan.peakTransientAfter;
-  plan.numCandidates = static_cast<int64_t>(context.candidates.size());
-  plan.numEvaluations = context.numEvaluations;
-  plan.firstImpureDefiner = context.firstImpureDefiner;
-  return plan;
-}
-
 std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
     const Problem &problem, const RematOptions &options, std::string *error) {
   Clock::time_point start = Clock::now();

@@ -9,25 +9,17 @@
 
 #include "memsched/Scheduling/CheckmateIlp.h"
 
+#include "SchedulingTestHelpers.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <random>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::test::makeNode;
 
 namespace {
-
-RematNode makeNode(std::string name, int64_t size, double duration,
-                   std::vector<NodeId> inputs = {}, bool keepToEnd = false) {
-  RematNode node;
-  node.name = std::move(name);
-  node.sizeBytes = size;
-  node.duration = duration;
-  node.inputs = std::move(inputs);
-  node.keepToEnd = keepToEnd;
-  return node;
-}
 
 /// a -> b -> c, and d reads c and a: recomputing a before d saves memory.
 /// All sizes 4 but d's, which is 1; durations 1, 2, 3, 4.

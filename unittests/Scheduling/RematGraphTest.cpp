@@ -10,24 +10,16 @@
 
 #include "memsched/Scheduling/MemorySimulator.h"
 
+#include "SchedulingTestHelpers.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::test::makeNode;
 
 namespace {
-
-RematNode makeNode(std::string name, int64_t size, double duration,
-                   std::vector<NodeId> inputs = {}, bool keepToEnd = false) {
-  RematNode node;
-  node.name = std::move(name);
-  node.sizeBytes = size;
-  node.duration = duration;
-  node.inputs = std::move(inputs);
-  node.keepToEnd = keepToEnd;
-  return node;
-}
 
 /// a -> b -> c with sizes 1, 2, 4 and durations 1, 2, 3.
 RematGraph makeChain() {

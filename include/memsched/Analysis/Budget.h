@@ -33,8 +33,6 @@ struct Budget {
   /// The budget in bytes for a function whose peak before the pass is
   /// \p peakBefore (relative budgets round down).
   int64_t resolve(int64_t peakBefore) const;
-  /// The budget as the user wrote it, normalised (`0.5x`, `1073741824 B`).
-  std::string describe() const;
 };
 
 /// Parses a budget: a non-negative number followed by nothing or `B` (bytes),

@@ -141,19 +141,6 @@ std::optional<RematExpansion> expandRematPlan(const Problem &problem,
                                               const RematPlan &plan,
                                               std::string *error = nullptr);
 
-/// Chooses the drop set \p dropped (buffer ids) and returns the plan it
-/// yields, evaluated. Buffers that are not candidates are ignored. Exposed
-/// for baselines and tests.
-std::optional<RematPlan> evaluateDropSet(const Problem &problem,
-                                         const std::vector<BufferId> &dropped,
-                                         int64_t budgetTransientBytes,
-                                         std::string *error = nullptr);
-
-/// The candidate buffers of \p problem in program order of their last
-/// writer: transient, not escaping, written by pure tasks only, with a gap of
-/// at least one step between the last use before and the first read after.
-std::vector<BufferId> getRematCandidates(const Problem &problem);
-
 } // namespace scheduling
 } // namespace memsched
 } // namespace mlir

@@ -42,7 +42,8 @@ inline constexpr llvm::StringLiteral kRecomputeAttrName = "memsched.recompute";
 /// cannot merge two allocations whose lifetimes memsched planned apart
 /// (merged, both writers would share one buffer for the union of their
 /// lifetimes).
-inline constexpr llvm::StringLiteral kAllocationAttrName = "memsched.allocation";
+inline constexpr llvm::StringLiteral kAllocationAttrName =
+    "memsched.allocation";
 /// Unit attribute marking the allocation that holds a planned arena.
 inline constexpr llvm::StringLiteral kArenaAttrName = "memsched.arena";
 
