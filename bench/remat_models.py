@@ -1,10 +1,16 @@
 """memsched-remat on the model zoo: for each model and budget (a fraction of
-the no-remat peak) and each algorithm, the peak reached (or the smallest
-peak the algorithm can reach when the budget is out of its reach), the
-modelled recompute time as a fraction of the modelled step time, and the
-solve time. Figures come from the `memsched.remat` report of memsched-opt.
+the no-remat peak), the plans of `auto` (ours) and of the baselines Chen
+et al.'s segments (`chen`, segment count searched from sqrt(n)) and
+PyTorch's checkpoint_sequential (`sequential`, round(sqrt(n)) segments),
+side by side: the modelled peak reached, the memory after buffer planning
+(resident + planned arena + escaping buffers, from memsched-report), the
+modelled recompute time as a fraction of the modelled step time, the ratio
+of a baseline's recompute time to ours at the same budget, and the solve
+time. Where a budget is out of an algorithm's reach, the smallest peak it
+reported. Figures come from the `memsched.remat` report of memsched-opt.
 
 Usage: python3 bench/remat_models.py [--build build] [--models a,b]
+       [--fractions 0.9,0.8,0.7,0.6,0.5,0.4,0.3]
 """
 import argparse
 import gzip
@@ -17,8 +23,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "vit_b_16", "gpt",
           "lstm"]
-FRACTIONS = [0.9, 0.7, 0.5, 0.3]
-ALGORITHMS = ["auto", "chen", "sequential"]
+FRACTIONS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
 
 
 def run(opt, path, args):
@@ -28,15 +33,43 @@ def run(opt, path, args):
     return done.returncode, done.stdout, done.stderr
 
 
+def mib(value):
+    return f"{value / 2**20:.1f}"
+
+
+def remat(opt, path, fraction, algorithm, step):
+    """One memsched-remat run: a dict of figures, or the smallest peak."""
+    code, out, err = run(opt, path, [
+        f"-memsched-remat=budget={fraction}x algorithm={algorithm}"])
+    if code != 0:
+        match = re.search(r"smallest peak \S+ reaches is [^(]*\((\d+) B", err)
+        return {"met": False,
+                "smallest": mib(int(match.group(1))) if match else "?"}
+    function = json.loads(out)["functions"][0]
+    report = function["remat"]
+    planned = (function["resident_bytes"] + function["arena_bytes"] +
+               function["escaping_bytes"])
+    return {"met": True, "peak": report["peak_after_bytes"],
+            "planned": planned, "chosen": report["chosen"],
+            "extra": report["recompute_time_s"] / step,
+            "ops": report["recomputed_ops"],
+            "solve": report["solve_time_ms"]}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--fractions",
+                        default=",".join(str(f) for f in FRACTIONS))
     options = parser.parse_args()
     opt = os.path.join(options.build, "bin", "memsched-opt")
-    print("| model | budget | algorithm | peak reached (MiB) | "
-          "recompute / step time | recomputed ops | solve (ms) |")
-    print("|---|---|---|---|---|---|---|")
+    fractions = [float(f) for f in options.fractions.split(",")]
+    print("| model | budget | ours (auto): peak / planned (MiB) | "
+          "ours: recompute / step | ours: ops | ours: solve (ms) | "
+          "chen: recompute / step | chen / ours | "
+          "sequential: recompute / step | sequential / ours |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch:
         for model in options.models.split(","):
             path = os.path.join(scratch, model + ".mlir")
@@ -47,28 +80,32 @@ def main():
             _, base, _ = run(opt, path, [])
             function = json.loads(base)["functions"][0]
             step = function["modeled_time_s"]
-            print(f"| {model} | 1.0x | none | "
-                  f"{function['peak_bytes'] / 2**20:.1f} | 0 | 0 | |")
-            for fraction in FRACTIONS:
-                for algorithm in ALGORITHMS:
-                    code, out, err = run(opt, path, [
-                        f"-memsched-remat=budget={fraction}x "
-                        f"algorithm={algorithm}"])
-                    if code != 0:
-                        match = re.search(r"smallest peak \S+ reaches is "
-                                          r"[^(]*\((\d+) B", err)
-                        smallest = (f"{int(match.group(1)) / 2**20:.1f}"
-                                    if match else "?")
-                        print(f"| {model} | {fraction}x | {algorithm} | "
-                              f"not met (smallest {smallest}) | | | |")
+            planned = (function["resident_bytes"] + function["arena_bytes"] +
+                       function["escaping_bytes"])
+            print(f"| {model} | 1.0x | {mib(function['peak_bytes'])} / "
+                  f"{mib(planned)} | 0 | 0 | | | | | |")
+            for fraction in fractions:
+                ours = remat(opt, path, fraction, "auto", step)
+                cells = [model, f"{fraction}x"]
+                if ours["met"]:
+                    cells += [f"{mib(ours['peak'])} / {mib(ours['planned'])}"
+                              f" ({ours['chosen']})",
+                              f"{ours['extra']:.3f}", str(ours["ops"]),
+                              f"{ours['solve']:.0f}"]
+                else:
+                    cells += [f"not met (smallest {ours['smallest']})",
+                              "", "", ""]
+                for baseline in ["chen", "sequential"]:
+                    other = remat(opt, path, fraction, baseline, step)
+                    if not other["met"]:
+                        cells += [f"not met (smallest {other['smallest']})",
+                                  ""]
                         continue
-                    remat = json.loads(out)["functions"][0]["remat"]
-                    print(f"| {model} | {fraction}x | {algorithm} "
-                          f"({remat['chosen']}) | "
-                          f"{remat['peak_after_bytes'] / 2**20:.1f} | "
-                          f"{remat['recompute_time_s'] / step:.3f} | "
-                          f"{remat['recomputed_ops']} | "
-                          f"{remat['solve_time_ms']:.0f} |", flush=True)
+                    ratio = ""
+                    if ours["met"] and ours["extra"] > 0:
+                        ratio = f"{other['extra'] / ours['extra']:.2f}"
+                    cells += [f"{other['extra']:.3f}", ratio]
+                print("| " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,8 @@ std::optional<Budget> mlir::memsched::parseBudget(StringRef text,
     return budget;
   }
   std::optional<double> scale = llvm::StringSwitch<std::optional<double>>(unit)
-                                    .Cases("", "B", 1.0)
+                                    .Case("", 1.0)
+                                    .Case("B", 1.0)
                                     .Case("KB", 1e3)
                                     .Case("MB", 1e6)
                                     .Case("GB", 1e9)

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 using namespace mlir::memsched::scheduling;
 
@@ -69,9 +70,9 @@ public:
   /// The buffers recomputed together with dropped candidate \p c: c, and
   /// recursively every input buffer that is dead by c's first late read,
   /// recomputable and not negligible next to c (a tiny input, e.g. a batch
-  /// statistic, is kept alive instead). Inputs whose dropped candidates
-  /// make copies in time are read from those copies. \p extended collects
-  /// the dead inputs kept alive.
+  /// statistic, is kept alive instead), up to 32 buffers. Inputs whose dropped
+  /// candidates make copies in time are read from those copies. \p extended
+  /// collects the dead inputs kept alive.
   std::vector<BufferId> collectGroup(int32_t c,
                                      const std::vector<char> &dropped,
                                      std::vector<BufferId> *extended) const;
@@ -222,24 +223,30 @@ RematContext::RematContext(const Problem &problem)
 std::vector<BufferId>
 RematContext::collectGroup(int32_t c, const std::vector<char> &dropped,
                            std::vector<BufferId> *extended) const {
+  // A recomputation that needs more than this many buffers recomputed with
+  // it is never worth it; the cap also keeps the greedy's scoring of every
+  // candidate linear (a weight gradient's dead inputs would otherwise pull
+  // in the whole backward).
+  constexpr size_t kMaxGroupSize = 32;
   BufferId root = candidates[c].buffer;
   int64_t rootSize = problem.buffer(root).sizeBytes;
   std::vector<BufferId> group{root};
+  std::unordered_set<BufferId> seen{root};
   for (size_t i = 0; i < group.size(); ++i) {
     for (ValueId v : recipes[group[i]].externalReads) {
       BufferId input = problem.value(v).buffer;
       const Buffer &buffer = problem.buffer(input);
-      if (buffer.kind != BufferKind::Transient ||
-          std::find(group.begin(), group.end(), input) != group.end() ||
+      if (buffer.kind != BufferKind::Transient || seen.count(input) ||
           readsCopyOf(c, candidateOf[input], dropped) ||
           recipes[input].lastUse >= candidates[c].firstLate)
         continue;
-      if (recipes[input].recomputable && buffer.sizeBytes * 64 > rootSize) {
+      seen.insert(input);
+      if (recipes[input].recomputable && buffer.sizeBytes * 64 > rootSize &&
+          group.size() < kMaxGroupSize) {
         group.push_back(input);
         continue;
       }
-      if (extended && std::find(extended->begin(), extended->end(), input) ==
-                          extended->end())
+      if (extended)
         extended->push_back(input);
     }
   }
@@ -255,13 +262,16 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   std::vector<std::vector<BufferId>> groups(candidates.size());
   for (int32_t c : droppedList)
     groups[c] = collectGroup(c, dropped, nullptr);
-  // Insertion points: before the first late reader, or earlier when a later
-  // clone reads the copy; latest first, so one sweep usually settles it.
+  // Insertion points: before the first late reader, or earlier when a clone
+  // made earlier reads the copy. A pull goes from an earlier insertion point
+  // to a later one, so visiting them earliest first settles a chain of
+  // dropped activations (the backward reaches its last one first) in one
+  // sweep; the loop only confirms it.
   std::vector<TaskId> insertAt(candidates.size(), kNoId);
   for (int32_t c : droppedList)
     insertAt[c] = candidates[c].firstLate;
   std::sort(droppedList.begin(), droppedList.end(), [&](int32_t x, int32_t y) {
-    return candidates[x].firstLate > candidates[y].firstLate;
+    return candidates[x].firstLate < candidates[y].firstLate;
   });
   for (bool changed = true; changed;) {
     changed = false;
@@ -505,15 +515,18 @@ bool isBetter(const RematPlan &a, const RematPlan &b) {
   return a.peakTransientAfter < b.peakTransientAfter;
 }
 
-/// Greedy drop selection at the peak, then un-dropping what is not needed.
-std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
-                                    Clock::time_point deadline,
-                                    std::string *error) {
+/// The drop phase of the greedy: from \p dropped (a warm start), drops
+/// candidates at the peak step until the budget is met or nothing at the
+/// peak can be dropped. Leaves the final drop set in \p dropped and returns
+/// the best plan seen; lowers \p smallestPeak to the lowest peak seen.
+std::optional<RematPlan> dropUntilBudget(const RematContext &context,
+                                         int64_t budget,
+                                         std::vector<char> &dropped,
+                                         int64_t &smallestPeak,
+                                         std::string *error) {
   const Problem &problem = context.problem;
   size_t numCandidates = context.candidates.size();
-  std::vector<char> dropped(numCandidates, 0);
   std::optional<RematPlan> best;
-  int64_t smallestPeak = INT64_MAX;
   // A batch that does not lower the peak is undone and retried at half the
   // size; a single candidate that does not is never tried again.
   std::vector<char> rejected(numCandidates, 0);
@@ -597,59 +610,212 @@ std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
     }
     previous = std::move(current);
   }
-  if (!best->withinBudget) {
-    best->smallestPeakTransient = smallestPeak;
-    return best;
-  }
+  return best;
+}
 
-  // Un-drop the most expensive buffers the budget does not need.
+/// The un-drop phase: starting from a drop set within the budget, keeps the
+/// most expensive dropped buffers the budget does not need. A buffer whose
+/// gap crosses a step with less than its size to spare under the budget is
+/// skipped without a trial: keeping it would, but for copies that move,
+/// overflow there. That filter is what keeps this phase from costing one
+/// full simulation per dropped buffer at tight budgets.
+std::optional<RematPlan>
+undropUnneeded(const RematContext &context, int64_t budget,
+               std::vector<char> dropped, RematPlan best,
+               Clock::time_point deadline, std::string *error) {
   std::vector<size_t> order;
-  for (size_t c = 0; c < numCandidates; ++c)
+  for (size_t c = 0; c < dropped.size(); ++c)
     if (dropped[c])
       order.push_back(c);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return context.recipes[context.candidates[a].buffer].seconds >
            context.recipes[context.candidates[b].buffer].seconds;
   });
+  std::optional<Evaluation> current = context.evaluate(dropped, budget, error);
+  if (!current)
+    return std::nullopt;
   for (size_t c : order) {
     if (Clock::now() > deadline)
       break;
+    const Candidate &candidate = context.candidates[c];
+    int64_t spare = budget - context.problem.buffer(candidate.buffer).sizeBytes;
+    int32_t from = current->positionOf[candidate.dropAfter] + 1;
+    int32_t to = current->positionOf[candidate.firstLate];
+    const std::vector<int64_t> &live = current->profile.liveBytes;
+    if (std::any_of(live.begin() + from, live.begin() + to,
+                    [&](int64_t bytes) { return bytes > spare; }))
+      continue;
     dropped[c] = 0;
     std::optional<Evaluation> trial = context.evaluate(dropped, budget, error);
     if (!trial)
       return std::nullopt;
-    if (trial->plan.withinBudget && isBetter(trial->plan, *best))
+    if (trial->plan.withinBudget && isBetter(trial->plan, best)) {
       best = trial->plan;
-    else
+      current = std::move(trial);
+    } else {
       dropped[c] = 1;
+    }
   }
+  return best;
+}
+
+/// The greedy at \p budget, made monotone over budgets. Its drop phase runs
+/// down a fixed ladder of budgets (k/20 of the peak without recomputation,
+/// k = 19, 18, ...), each rung warm-started from the drop set of the rung
+/// above, until a rung is missed. Every rung is refined at its own budget,
+/// which makes its plan independent of \p budget; a budget off the ladder
+/// gets a plan of its own too, started from the rung above it. The cheapest
+/// plan within the budget wins. A smaller budget on the ladder thus only
+/// removes plans from the choice, so over budgets on the ladder (0.9x,
+/// 0.85x, ...) the recompute time never drops as the budget shrinks. The
+/// smallest peak reported is the lowest any rung reached.
+std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
+                                    int64_t peakBefore,
+                                    Clock::time_point deadline,
+                                    std::string *error) {
+  constexpr int kRungs = 20;
+  std::vector<char> dropped(context.candidates.size(), 0);
+  std::vector<char> aboveBudget = dropped;
+  int64_t smallestPeak = INT64_MAX;
+  bool budgetIsRung = false;
+  std::optional<RematPlan> best, missed;
+  auto consider = [&](std::optional<RematPlan> plan) {
+    if (!best || isBetter(*plan, *best))
+      best = std::move(plan);
+  };
+  for (int k = kRungs - 1; k >= 1; --k) {
+    int64_t rungBudget = peakBefore * k / kRungs;
+    budgetIsRung |= rungBudget == budget;
+    std::optional<RematPlan> plan =
+        dropUntilBudget(context, rungBudget, dropped, smallestPeak, error);
+    if (!plan)
+      return std::nullopt;
+    if (rungBudget > budget)
+      aboveBudget = dropped;
+    if (!plan->withinBudget) {
+      missed = std::move(plan);
+      break;
+    }
+    if (rungBudget > budget)
+      continue;
+    std::optional<RematPlan> refined =
+        undropUnneeded(context, rungBudget, dropped, *plan, deadline, error);
+    if (!refined)
+      return std::nullopt;
+    refined->withinBudget = true;
+    consider(std::move(refined));
+  }
+  if (!budgetIsRung) {
+    std::optional<RematPlan> plan =
+        dropUntilBudget(context, budget, aboveBudget, smallestPeak, error);
+    if (!plan)
+      return std::nullopt;
+    if (plan->withinBudget) {
+      std::optional<RematPlan> refined =
+          undropUnneeded(context, budget, aboveBudget, *plan, deadline, error);
+      if (!refined)
+        return std::nullopt;
+      consider(std::move(refined));
+    } else if (!missed ||
+               plan->peakTransientAfter < missed->peakTransientAfter) {
+      missed = std::move(plan);
+    }
+  }
+  if (!best)
+    best = std::move(missed);
+  best->withinBudget = best->peakTransientAfter <= budget;
   best->smallestPeakTransient =
       std::min(smallestPeak, best->peakTransientAfter);
   return best;
 }
 
-/// Drops every candidate except the last of each segment of \p segments
-/// (equal counts); with \p lastSegmentKept, the last segment drops nothing
-/// (PyTorch's checkpoint_sequential).
-std::vector<char> segmentDropSet(size_t numCandidates, int64_t segments,
-                                 bool pytorchSplit) {
-  std::vector<char> dropped(numCandidates, 0);
-  if (numCandidates == 0 || segments <= 0)
-    return dropped;
-  segments = std::min<int64_t>(segments, static_cast<int64_t>(numCandidates));
-  if (pytorchSplit) {
-    // checkpoint_sequential: segments of n // k, the last takes the rest and
-    // is run without checkpointing.
-    size_t size = numCandidates / static_cast<size_t>(segments);
-    size_t end = size * static_cast<size_t>(segments - 1);
-    for (size_t c = 0; c < end; ++c)
-      dropped[c] = (c + 1) % size != 0;
-    return dropped;
+/// The candidates Chen et al.'s segments work on: those whose gap spans the
+/// peak step without recomputation (in a training step, the activations
+/// saved for the backward; not the gradients or the weight gradients, whose
+/// gaps lie elsewhere), and among them the path: those another one's
+/// recomputation reads (the activations the forward passes along, where
+/// checkpoints go). Returns the two flag vectors.
+std::pair<std::vector<char>, std::vector<char>>
+segmentCandidates(const RematContext &context, int32_t peakStep) {
+  size_t n = context.candidates.size();
+  std::vector<char> spanning(n, 0), onPath(n, 0);
+  for (size_t c = 0; c < n; ++c)
+    spanning[c] = context.candidates[c].dropAfter < peakStep &&
+                  context.candidates[c].firstLate > peakStep;
+  for (size_t c = 0; c < n; ++c) {
+    if (!spanning[c])
+      continue;
+    for (ValueId v :
+         context.recipes[context.candidates[c].buffer].externalReads)
+      if (int32_t a = context.candidateOf[context.problem.value(v).buffer];
+          a >= 0 && spanning[a])
+        onPath[a] = 1;
   }
-  size_t size = (numCandidates + static_cast<size_t>(segments) - 1) /
-                static_cast<size_t>(segments);
+  if (std::find(onPath.begin(), onPath.end(), 1) == onPath.end())
+    onPath = spanning;
+  return {std::move(spanning), std::move(onPath)};
+}
+
+/// Chen et al.'s segments on a DAG. Checkpoints are chosen among the path
+/// candidates; every other spanning candidate before the last checkpoint is
+/// dropped, so each segment is recomputed from the checkpoint before it.
+/// Chen's rule (his memory-threshold greedy): walk the path, and once the
+/// bytes since the last checkpoint reach total / k, keep the next path
+/// buffer that is not negligible (at least 1/16 of the largest; small ones
+/// such as batch statistics would not end a recomputation). With
+/// \p pytorchSplit the path is cut by count into k segments of n / k and
+/// the last segment is kept whole (PyTorch's checkpoint_sequential).
+std::vector<char> segmentDropSet(const RematContext &context,
+                                 const std::vector<char> &spanning,
+                                 const std::vector<char> &onPath,
+                                 int64_t segments, bool pytorchSplit) {
+  size_t numCandidates = onPath.size();
+  std::vector<char> dropped(numCandidates, 0);
+  auto sizeOf = [&](size_t c) {
+    return context.problem.buffer(context.candidates[c].buffer).sizeBytes;
+  };
+  size_t pathLength = 0;
+  int64_t pathBytes = 0, largest = 0;
   for (size_t c = 0; c < numCandidates; ++c)
-    dropped[c] = (c + 1) % size != 0 && c + 1 != numCandidates;
+    if (onPath[c]) {
+      ++pathLength;
+      pathBytes += sizeOf(c);
+      largest = std::max(largest, sizeOf(c));
+    }
+  if (pathLength == 0 || segments <= 0)
+    return dropped;
+  segments = std::min<int64_t>(segments, static_cast<int64_t>(pathLength));
+  std::vector<char> checkpoint(numCandidates, 0);
+  size_t lastPath = 0, keptFrom = segments == 1 ? 0 : numCandidates;
+  if (pytorchSplit) {
+    size_t size = pathLength / static_cast<size_t>(segments);
+    size_t index = 0;
+    for (size_t c = 0; c < numCandidates; ++c) {
+      if (!onPath[c])
+        continue;
+      ++index;
+      checkpoint[c] = index % size == 0;
+      if (index == size * static_cast<size_t>(segments - 1))
+        keptFrom = c;
+    }
+  } else {
+    int64_t threshold = pathBytes / segments, since = 0;
+    for (size_t c = 0; c < numCandidates; ++c) {
+      if (!onPath[c])
+        continue;
+      lastPath = c;
+      since += sizeOf(c);
+      if (since >= threshold && sizeOf(c) * 16 >= largest) {
+        checkpoint[c] = 1;
+        since = 0;
+      }
+    }
+    checkpoint[lastPath] = 1;
+  }
+  // Drop everything before the last checkpoint (before the kept tail).
+  size_t end = pytorchSplit ? keptFrom : lastPath;
+  for (size_t c = 0; c < numCandidates && c < end; ++c)
+    dropped[c] = spanning[c] && !checkpoint[c];
   return dropped;
 }
 
@@ -658,7 +824,12 @@ std::optional<RematPlan> planSegments(const RematContext &context,
                                       bool pytorchSplit,
                                       Clock::time_point deadline,
                                       std::string *error) {
-  size_t n = context.candidates.size();
+  std::optional<Evaluation> none = context.evaluate(
+      std::vector<char>(context.candidates.size(), 0), budget, error);
+  if (!none)
+    return std::nullopt;
+  auto [spanning, onPath] = segmentCandidates(context, none->profile.peakStep);
+  size_t n = std::max<size_t>(1, std::count(onPath.begin(), onPath.end(), 1));
   std::vector<int64_t> counts;
   if (segments > 0 || pytorchSplit) {
     counts.push_back(segments > 0 ? segments
@@ -681,7 +852,8 @@ std::optional<RematPlan> planSegments(const RematContext &context,
     if (i > 0 && Clock::now() > deadline)
       break;
     std::optional<Evaluation> evaluation = context.evaluate(
-        segmentDropSet(n, counts[i], pytorchSplit), budget, error);
+        segmentDropSet(context, spanning, onPath, counts[i], pytorchSplit),
+        budget, error);
     if (!evaluation)
       return std::nullopt;
     smallestPeak = std::min(smallestPeak, evaluation->plan.peakTransientAfter);
@@ -755,7 +927,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
   } else {
     switch (options.algorithm) {
     case RematAlgorithm::Greedy:
-      plan = planGreedy(context, budget, deadline, error);
+      plan = planGreedy(context, budget, none->plan.peakTransientAfter,
+                        deadline, error);
       break;
     case RematAlgorithm::Chen:
       plan = planSegments(context, budget, options.segments,
@@ -766,7 +939,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
                           /*pytorchSplit=*/true, deadline, error);
       break;
     case RematAlgorithm::Auto: {
-      plan = planGreedy(context, budget, deadline, error);
+      plan = planGreedy(context, budget, none->plan.peakTransientAfter,
+                        deadline, error);
       if (!plan)
         return std::nullopt;
       plan->algorithm = "greedy";

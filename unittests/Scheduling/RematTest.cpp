@@ -164,6 +164,66 @@ TEST(RematTest, GreedySavesMemoryOnTrainingSteps) {
   checkPlan(problem, *plan, options.budgetTransientBytes);
 }
 
+// Over a sweep of budgets on the greedy's ladder (k/20 of the peak), the
+// recompute time never drops as the budget shrinks, every plan within
+// budget is, and the smallest peak a missed budget reports is no higher
+// than any peak reached at a larger budget (it is what can be met).
+TEST(RematTest, ExtraTimeIsMonotoneOverABudgetSweep) {
+  std::vector<Problem> problems;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    problems.push_back(
+        makeTrainingStep(10 + 6 * seed, 1 + seed % 2, seed, 1000));
+    problems.push_back(makeRandomDag(60, seed, 0.3, 100));
+  }
+  for (const Problem &problem : problems) {
+    int64_t before = peakOf(problem, problem.programOrder());
+    for (RematAlgorithm algorithm :
+         {RematAlgorithm::Greedy, RematAlgorithm::Auto, RematAlgorithm::Chen}) {
+      double previousSeconds = 0;
+      int64_t lowestReached = before;
+      for (int k = 19; k >= 2; --k) {
+        RematOptions options;
+        options.algorithm = algorithm;
+        options.budgetTransientBytes = before * k / 20;
+        options.timeLimitSeconds = 30;
+        std::optional<RematPlan> plan = planRemat(problem, options);
+        ASSERT_TRUE(plan.has_value());
+        checkPlan(problem, *plan, options.budgetTransientBytes);
+        if (!plan->withinBudget) {
+          EXPECT_LE(plan->smallestPeakTransient, lowestReached)
+              << getRematAlgorithmName(algorithm) << " at " << k << "/20";
+          break;
+        }
+        EXPECT_GE(plan->recomputeSeconds, previousSeconds)
+            << getRematAlgorithmName(algorithm) << " at " << k << "/20";
+        previousSeconds = plan->recomputeSeconds;
+        lowestReached = std::min(lowestReached, plan->peakTransientAfter);
+      }
+    }
+  }
+}
+
+// Chen's segments on a deep chain: sqrt(n) checkpoints along the forward
+// path lower the peak (checkpoints among path activations, not batch
+// statistics), and checkpoint_sequential's split does too.
+TEST(RematTest, SegmentsLowerThePeakOfAChain) {
+  Problem problem = makeTrainingStep(36, 1, 3, 1 << 20);
+  int64_t before = peakOf(problem, problem.programOrder());
+  for (RematAlgorithm algorithm :
+       {RematAlgorithm::Chen, RematAlgorithm::Sequential}) {
+    RematOptions options;
+    options.algorithm = algorithm;
+    options.budgetTransientBytes = 0;
+    options.segments = 6;
+    std::optional<RematPlan> plan = planRemat(problem, options);
+    ASSERT_TRUE(plan.has_value());
+    checkPlan(problem, *plan, 0);
+    EXPECT_LT(plan->peakTransientAfter, before * 3 / 4)
+        << getRematAlgorithmName(algorithm);
+    EXPECT_GT(plan->recomputeSeconds, 0);
+  }
+}
+
 TEST(RematTest, RejectsNegativeBudgets) {
   Problem problem = makeTrainingStep(3, 1, 1, 100);
   RematOptions options;

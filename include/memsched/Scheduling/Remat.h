@@ -17,12 +17,18 @@
 //  - `greedy`: at the peak step, drop the buffers live across it with the
 //    least recompute time per byte they free (FLOP-aware, unlike XLA's
 //    memory-only cost), re-simulate, repeat; then un-drop what the budget
-//    does not need, most expensive first;
-//  - `chen`: Chen et al.'s sqrt(n) segments over the candidates in program
-//    order, keeping each segment's last buffer (the best segment count that
-//    meets the budget);
-//  - `sequential`: PyTorch's checkpoint_sequential split (equal segments,
-//    the last one not recomputed);
+//    does not need, most expensive first. It walks a fixed ladder of
+//    budgets (k/20 of the peak without recomputation), warm-starting each
+//    rung from the one above, and keeps the cheapest plan of any rung within
+//    the budget: for budgets on the ladder the recompute time never drops as
+//    the budget shrinks, and the smallest peak reported is the lowest any
+//    rung reached;
+//  - `chen`: Chen et al.'s segments: checkpoints among the candidates the
+//    forward passes along (those another candidate's recomputation reads),
+//    placed by Chen's memory-threshold rule, everything else before the last
+//    checkpoint dropped; the segment count is searched from sqrt(n) out;
+//  - `sequential`: PyTorch's checkpoint_sequential split (equal segments by
+//    count along the same path, the last one not recomputed);
 //  - `auto`: the cheapest of greedy and chen that meets the budget.
 //
 //===----------------------------------------------------------------------===//

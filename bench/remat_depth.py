@@ -1,0 +1,134 @@
+"""The largest model that fits a fixed memory budget, with and without
+memsched-remat: ResNets of growing depth (torchvision's ResNet with n
+BasicBlocks per stage, depth 8n + 2) at a fixed batch, and ResNet-18 at a
+growing batch. The budget is the peak without recomputation of the smallest
+member (ResNet-10, or ResNet-18 at the smallest batch); each member is
+exported by memsched.torch, and memsched-remat is asked to meet that budget
+(in bytes, resident included). A member "fits" without remat when its own
+peak is within the budget, and with remat when memsched-remat meets it.
+Reported: peak, the memory after buffer planning (resident + arena +
+escaping, memsched-report), the modelled recompute time over the step time.
+
+Usage: PYTHONPATH=build/python_packages python3 bench/remat_depth.py
+       [--build build] [--image 64] [--batch 8] [--blocks 1,2,3,4,6,8]
+       [--batches 8,12,16,24,32]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+import torch
+import torchvision
+
+import memsched.torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def report(opt, path, args):
+    command = [opt, path, "-mlir-print-op-on-diagnostic=false"] + args + [
+        "-memsched-report=format=json", "-o", os.devnull]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, done.stderr
+    return json.loads(done.stdout)["functions"][0], ""
+
+
+def mib(value):
+    return f"{value / 2**20:.1f}"
+
+
+def planned(function):
+    return (function["resident_bytes"] + function["arena_bytes"] +
+            function["escaping_bytes"])
+
+
+def export(model, batch, image, scratch, name):
+    torch.manual_seed(0)
+    model.train()
+    inputs = (torch.randn(batch, 3, image, image),)
+    target = torch.randint(0, 10, (batch,))
+    text = memsched.torch.export_training_step(model, inputs, target)
+    path = os.path.join(scratch, name + ".mlir")
+    with open(path, "w") as out:
+        out.write(text)
+    return path
+
+
+def sweep(opt, members, scratch):
+    """members: (label, build) pairs, smallest first."""
+    budget = None
+    print("| model | peak without remat (MiB) | fits without remat | "
+          "with remat: peak / planned (MiB) | recompute / step |")
+    print("|---|---|---|---|---|")
+    largest = [None, None]
+    for label, build in members:
+        path = build()
+        base, error = report(opt, path, [])
+        if base is None:
+            raise SystemExit(f"{label}: {error}")
+        if budget is None:
+            budget = base["peak_bytes"]
+            print(f"Budget: {budget} B ({mib(budget)} MiB), the peak of "
+                  f"{label} without recomputation.\n")
+        fits = base["peak_bytes"] <= budget
+        if fits:
+            largest[0] = label
+        cells = [label, mib(base["peak_bytes"]), "yes" if fits else "no"]
+        if fits:
+            cells += ["(not needed)", "0"]
+            largest[1] = label
+        else:
+            after, error = report(opt, path, [
+                f"-memsched-remat=budget={budget}B"])
+            if after is None:
+                match = re.search(r"reaches is [^(]*\((\d+) B", error)
+                smallest = mib(int(match.group(1))) if match else "?"
+                cells += [f"not met (smallest {smallest})", ""]
+            else:
+                largest[1] = label
+                cells += [f"{mib(after['peak_bytes'])} / "
+                          f"{mib(planned(after))}",
+                          f"{after['remat']['recompute_time_s'] / base['modeled_time_s']:.3f}"]
+        print("| " + " | ".join(cells) + " |", flush=True)
+    print(f"\nLargest that fits: {largest[0]} without recomputation, "
+          f"{largest[1]} with memsched-remat.\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--image", type=int, default=64)
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--blocks", default="1,2,3,4,6,8")
+    parser.add_argument("--batches", default="8,12,16,24,32")
+    options = parser.parse_args()
+    opt = os.path.join(options.build, "bin", "memsched-opt")
+    block = torchvision.models.resnet.BasicBlock
+    with tempfile.TemporaryDirectory() as scratch:
+        print(f"## Depth: ResNet (BasicBlock) at batch {options.batch}, "
+              f"3x{options.image}x{options.image}, 10 classes\n")
+        members = []
+        for n in [int(b) for b in options.blocks.split(",")]:
+            label = f"ResNet-{8 * n + 2}"
+            members.append((label, lambda n=n, label=label: export(
+                torchvision.models.resnet.ResNet(block, [n] * 4,
+                                                 num_classes=10),
+                options.batch, options.image, scratch, label)))
+        sweep(opt, members, scratch)
+        print(f"## Batch: ResNet-18, 3x{options.image}x{options.image}, "
+              f"10 classes\n")
+        members = []
+        for batch in [int(b) for b in options.batches.split(",")]:
+            label = f"ResNet-18, batch {batch}"
+            members.append((label, lambda batch=batch, label=label: export(
+                torchvision.models.resnet18(num_classes=10), batch,
+                options.image, scratch, label.replace(", ", "-b"))))
+        sweep(opt, members, scratch)
+
+
+if __name__ == "__main__":
+    main()
