@@ -2,7 +2,7 @@
 memsched-remat: ResNets of growing depth (torchvision's ResNet with n
 BasicBlocks per stage, depth 8n + 2) at a fixed batch, and ResNet-18 at a
 growing batch. The budget is the peak without recomputation of the smallest
-member (ResNet-10, or ResNet-18 at the smallest batch); each member is
+member (ResNet-18, or ResNet-18 at the smallest batch); each member is
 exported by memsched.torch, and memsched-remat is asked to meet that budget
 (in bytes, resident included). A member "fits" without remat when its own
 peak is within the budget, and with remat when memsched-remat meets it.
@@ -10,8 +10,8 @@ Reported: peak, the memory after buffer planning (resident + arena +
 escaping, memsched-report), the modelled recompute time over the step time.
 
 Usage: PYTHONPATH=build/python_packages python3 bench/remat_depth.py
-       [--build build] [--image 64] [--batch 8] [--blocks 1,2,3,4,6,8]
-       [--batches 8,12,16,24,32]
+       [--build build] [--image 128] [--batch 32] [--blocks 2,3,4,6,8]
+       [--batches 32,48,64,96,128]
 """
 import argparse
 import json
@@ -61,9 +61,6 @@ def export(model, batch, image, scratch, name):
 def sweep(opt, members, scratch):
     """members: (label, build) pairs, smallest first."""
     budget = None
-    print("| model | peak without remat (MiB) | fits without remat | "
-          "with remat: peak / planned (MiB) | recompute / step |")
-    print("|---|---|---|---|---|")
     largest = [None, None]
     for label, build in members:
         path = build()
@@ -74,6 +71,9 @@ def sweep(opt, members, scratch):
             budget = base["peak_bytes"]
             print(f"Budget: {budget} B ({mib(budget)} MiB), the peak of "
                   f"{label} without recomputation.\n")
+            print("| model | peak without remat (MiB) | fits without remat | "
+                  "with remat: peak / planned (MiB) | recompute / step |")
+            print("|---|---|---|---|---|")
         fits = base["peak_bytes"] <= budget
         if fits:
             largest[0] = label
@@ -86,8 +86,13 @@ def sweep(opt, members, scratch):
                 f"-memsched-remat=budget={budget}B"])
             if after is None:
                 match = re.search(r"reaches is [^(]*\((\d+) B", error)
-                smallest = mib(int(match.group(1))) if match else "?"
-                cells += [f"not met (smallest {smallest})", ""]
+                if match:
+                    cells += [f"not met (smallest "
+                              f"{mib(int(match.group(1)))})", ""]
+                else:
+                    reason = re.search(r"error: (.*)", error)
+                    cells += ["not met: " + (reason.group(1)[:100] if reason
+                                             else error.strip()[:100]), ""]
             else:
                 largest[1] = label
                 cells += [f"{mib(after['peak_bytes'])} / "
@@ -101,10 +106,10 @@ def sweep(opt, members, scratch):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--image", type=int, default=64)
-    parser.add_argument("--batch", type=int, default=8)
-    parser.add_argument("--blocks", default="1,2,3,4,6,8")
-    parser.add_argument("--batches", default="8,12,16,24,32")
+    parser.add_argument("--image", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--blocks", default="2,3,4,6,8")
+    parser.add_argument("--batches", default="32,48,64,96,128")
     options = parser.parse_args()
     opt = os.path.join(options.build, "bin", "memsched-opt")
     block = torchvision.models.resnet.BasicBlock
