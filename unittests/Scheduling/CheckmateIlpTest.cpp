@@ -261,9 +261,8 @@ TEST(CheckmateIlpTest, TimeLimitIsRespected) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
-  // Generous: CBC checks the limit between steps, and a loaded CI machine
-  // stretches those (2.7 s was seen with a 1 s limit); without the limit
-  // this solve runs for minutes.
+  // Generous: CBC checks the limit between steps, and a loaded machine
+  // stretches those (2.7 s was seen with a 1 s limit).
   EXPECT_LT(seconds, 10.0);
   EXPECT_NE(result.status, IlpStatus::Infeasible);
   if (result.status == IlpStatus::Optimal ||
