@@ -21,6 +21,7 @@
 
 #include "memsched/Scheduling/ChainRemat.h"
 #include "memsched/Scheduling/Revolve.h"
+#include "memsched/Scheduling/SplitMix64.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,27 +40,6 @@ using namespace mlir::memsched::scheduling;
 namespace {
 
 constexpr int64_t kMiB = int64_t(1) << 20;
-
-/// SplitMix64: the same chains on every platform.
-class Rng {
-public:
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  int64_t uniform(int64_t low, int64_t high) {
-    return low + static_cast<int64_t>(next() % uint64_t(high - low + 1));
-  }
-  double uniformReal(double low, double high) {
-    return low + (high - low) * double(next() >> 11) / double(1ULL << 53);
-  }
-
-private:
-  uint64_t state;
-};
 
 struct NamedChain {
   std::string name;
@@ -94,7 +74,7 @@ Chain homogeneousChain(int32_t length) {
 /// activations of 1-32 MiB, saved values 1-4 times the activation,
 /// gradients as large as the activation, overheads up to half of it.
 Chain randomChain(int32_t length, uint64_t seed) {
-  Rng rng(seed);
+  SplitMix64 rng(seed);
   Chain chain;
   chain.inputBytes = rng.uniform(1, 32) * kMiB;
   for (int32_t l = 0; l < length; ++l) {

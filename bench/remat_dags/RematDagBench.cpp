@@ -52,17 +52,6 @@ struct NamedGraph {
   RematGraph graph;
 };
 
-RematNode makeNode(std::string name, int64_t size, double duration,
-                   std::vector<NodeId> inputs, bool keepToEnd = false) {
-  RematNode node;
-  node.name = std::move(name);
-  node.sizeBytes = size;
-  node.duration = duration;
-  node.inputs = std::move(inputs);
-  node.keepToEnd = keepToEnd;
-  return node;
-}
-
 /// A training step of \p layers layers in the node model: forward
 /// activations f_i (f_i reads f_{i-1} and, with probability 1/3, f_{i-2}: a
 /// skip connection), a loss, then per layer from the last an activation
@@ -86,23 +75,23 @@ RematGraph makeTrainingGraph(int layers, std::mt19937 &rng) {
     forwardTime.push_back(time);
     forward.push_back(static_cast<NodeId>(graph.nodes.size()));
     graph.nodes.push_back(
-        makeNode("f" + std::to_string(i), uniform(4, 16), time, inputs));
+        makeRematNode("f" + std::to_string(i), uniform(4, 16), time, inputs));
   }
   NodeId upstream = static_cast<NodeId>(graph.nodes.size());
-  graph.nodes.push_back(makeNode("loss", 1, 1, {forward.back()}));
+  graph.nodes.push_back(makeRematNode("loss", 1, 1, {forward.back()}));
   for (int i = layers - 1; i >= 0; --i) {
     std::vector<NodeId> inputs{upstream, forward[i]};
     if (i > 0)
       inputs.push_back(forward[i - 1]);
     NodeId gradient = static_cast<NodeId>(graph.nodes.size());
-    graph.nodes.push_back(makeNode("g" + std::to_string(i), uniform(4, 16),
-                                   2 * forwardTime[i], inputs));
+    graph.nodes.push_back(makeRematNode("g" + std::to_string(i), uniform(4, 16),
+                                        2 * forwardTime[i], inputs));
     std::vector<NodeId> weightInputs{gradient};
     if (i > 0)
       weightInputs.push_back(forward[i - 1]);
-    graph.nodes.push_back(makeNode("w" + std::to_string(i), uniform(1, 3),
-                                   forwardTime[i], weightInputs,
-                                   /*keepToEnd=*/true));
+    graph.nodes.push_back(makeRematNode("w" + std::to_string(i), uniform(1, 3),
+                                        forwardTime[i], weightInputs,
+                                        /*keepToEnd=*/true));
     upstream = gradient;
   }
   return graph;
@@ -126,9 +115,9 @@ RematGraph makeRandomGraph(size_t numNodes, std::mt19937 &rng) {
       }
     }
     graph.nodes.push_back(
-        makeNode("n" + std::to_string(v),
-                 std::uniform_int_distribution<int64_t>(1, 10)(rng),
-                 std::uniform_int_distribution<int>(1, 5)(rng), inputs));
+        makeRematNode("n" + std::to_string(v),
+                      std::uniform_int_distribution<int64_t>(1, 10)(rng),
+                      std::uniform_int_distribution<int>(1, 5)(rng), inputs));
   }
   for (size_t v = 0; v < numNodes; ++v)
     if (!hasReader[v])
@@ -261,9 +250,9 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
               ratios.empty() ? 0.0 : ratios.back());
 }
 
-/// Number of path candidates is not exposed; sqrt(n) segments are what
-/// `segments = 0` gives `sequential`, and for chen the count giving sqrt of
-/// the number of layers (one path activation per layer and branch here).
+/// Table (b). Both baselines run with k = round(sqrt(layers)) segments (n =
+/// the layer count: a chain has one path activation per layer), then the
+/// greedy is asked for the peak the baseline reached.
 void printEqualPeak() {
   std::printf("## (b) At equal peak: sqrt(n) segments and "
               "checkpoint_sequential against the greedy\n\n");

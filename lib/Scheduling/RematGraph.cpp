@@ -100,6 +100,20 @@ analyzeSequence(const RematGraph &graph, const std::vector<NodeId> &sequence,
 }
 } // namespace
 
+RematNode mlir::memsched::scheduling::makeRematNode(std::string name,
+                                                    int64_t sizeBytes,
+                                                    double duration,
+                                                    std::vector<NodeId> inputs,
+                                                    bool keepToEnd) {
+  RematNode node;
+  node.name = std::move(name);
+  node.sizeBytes = sizeBytes;
+  node.duration = duration;
+  node.inputs = std::move(inputs);
+  node.keepToEnd = keepToEnd;
+  return node;
+}
+
 bool RematGraph::verify(std::string *error) const {
   for (size_t id = 0; id < nodes.size(); ++id) {
     const RematNode &node = nodes[id];

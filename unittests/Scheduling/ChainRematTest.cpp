@@ -9,6 +9,7 @@
 
 #include "memsched/Scheduling/ChainRemat.h"
 #include "memsched/Scheduling/Revolve.h"
+#include "memsched/Scheduling/SplitMix64.h"
 
 #include <gtest/gtest.h>
 
@@ -20,25 +21,6 @@
 using namespace mlir::memsched::scheduling;
 
 namespace {
-
-/// SplitMix64: the same sequence on every platform.
-class Rng {
-public:
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [low, high].
-  int64_t uniform(int64_t low, int64_t high) {
-    return low + static_cast<int64_t>(next() % uint64_t(high - low + 1));
-  }
-
-private:
-  uint64_t state;
-};
 
 ChainStage makeStage(double forward, double backward, int64_t output,
                      int64_t saved, int64_t grad, int64_t forwardOverhead = 0,
@@ -56,7 +38,7 @@ ChainStage makeStage(double forward, double backward, int64_t output,
 
 /// A chain with integer times and small integer sizes: every time sum is
 /// exact, so optima compare with ==.
-Chain randomChain(Rng &rng, int32_t length, int64_t maxBytes = 3) {
+Chain randomChain(SplitMix64 &rng, int32_t length, int64_t maxBytes = 3) {
   Chain chain;
   chain.inputBytes = rng.uniform(0, maxBytes);
   chain.inputGradBytes = rng.uniform(0, 2);
@@ -223,7 +205,7 @@ TEST(ChainRematTest, SimulatorRejectsInvalidSchedules) {
 }
 
 TEST(ChainRematTest, DynamicProgramMatchesExhaustiveSearch) {
-  Rng rng(1);
+  SplitMix64 rng(1);
   int compared = 0, infeasible = 0;
   for (int trial = 0; trial < 200; ++trial) {
     Chain chain = randomChain(rng, static_cast<int32_t>(rng.uniform(1, 5)));
@@ -261,7 +243,7 @@ TEST(ChainRematTest, DynamicProgramMatchesExhaustiveSearch) {
 TEST(ChainRematTest, UnrestrictedSearchIsNeverWorse) {
   // Without the persistence restriction, and with Free, the search plays a
   // larger game: its optimum can only be lower.
-  Rng rng(2);
+  SplitMix64 rng(2);
   for (int trial = 0; trial < 25; ++trial) {
     Chain chain = randomChain(rng, static_cast<int32_t>(rng.uniform(2, 4)));
     ChainReplay storeAll = replayOrDie(chain, storeAllSchedule(chain));
@@ -304,7 +286,7 @@ TEST(ChainRematTest, NonPersistentSchedulesCanBeatRotor) {
 }
 
 TEST(ChainRematTest, DiscretizedSolutionsReplay) {
-  Rng rng(3);
+  SplitMix64 rng(3);
   for (int32_t length : {8, 20, 40}) {
     Chain chain = randomChain(rng, length, 1000000);
     ChainReplay storeAll = replayOrDie(chain, storeAllSchedule(chain));
@@ -333,7 +315,7 @@ TEST(ChainRematTest, DiscretizedSolutionsReplay) {
 }
 
 TEST(ChainRematTest, OptimumIsMonotoneInMemory) {
-  Rng rng(4);
+  SplitMix64 rng(4);
   for (int trial = 0; trial < 3; ++trial) {
     Chain chain = randomChain(rng, 30, 10);
     ChainReplay storeAll = replayOrDie(chain, storeAllSchedule(chain));
@@ -367,7 +349,7 @@ TEST(ChainRematTest, OptimumIsMonotoneInMemory) {
 }
 
 TEST(ChainRematTest, UnlimitedMemoryStoresEverything) {
-  Rng rng(5);
+  SplitMix64 rng(5);
   for (int32_t length : {1, 2, 7, 50}) {
     Chain chain = randomChain(rng, length, 1 << 20);
     std::optional<RotorSolution> solution = solveRotor(chain, kUnlimitedMemory);
@@ -397,7 +379,7 @@ TEST(ChainRematTest, BaselineSchedules) {
             "Fall_1 Fall_2 Fall_3 B_3 B_2 B_1");
   EXPECT_EQ(checkpointSequentialSchedule(chain, 1), storeAllSchedule(chain));
 
-  Rng rng(6);
+  SplitMix64 rng(6);
   for (int32_t length = 1; length <= 40; ++length) {
     Chain random = randomChain(rng, length, 100);
     ChainReplay chen = replayOrDie(random, chenSqrtSchedule(random));
@@ -414,7 +396,7 @@ TEST(ChainRematTest, BaselineSchedules) {
 }
 
 TEST(ChainRematTest, RotorIsNoWorseThanBaselines) {
-  Rng rng(7);
+  SplitMix64 rng(7);
   for (int trial = 0; trial < 25; ++trial) {
     int32_t length = static_cast<int32_t>(rng.uniform(2, 40));
     Chain chain = randomChain(rng, length, 6);
@@ -487,7 +469,7 @@ TEST(ChainRematTest, HomogeneousChainAndRevolve) {
 }
 
 TEST(ChainRematTest, MinimumMemoryIsTight) {
-  Rng rng(8);
+  SplitMix64 rng(8);
   for (int trial = 0; trial < 30; ++trial) {
     Chain chain =
         randomChain(rng, static_cast<int32_t>(rng.uniform(6, 25)), 20);

@@ -17,7 +17,6 @@
 #include <random>
 
 using namespace mlir::memsched::scheduling;
-using mlir::memsched::scheduling::test::makeNode;
 
 namespace {
 
@@ -25,10 +24,10 @@ namespace {
 /// All sizes 4 but d's, which is 1; durations 1, 2, 3, 4.
 RematGraph makeSkip() {
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 4, 1.0));
-  graph.nodes.push_back(makeNode("b", 4, 2.0, {0}));
-  graph.nodes.push_back(makeNode("c", 4, 3.0, {1}));
-  graph.nodes.push_back(makeNode("d", 1, 4.0, {2, 0}));
+  graph.nodes.push_back(makeRematNode("a", 4, 1.0));
+  graph.nodes.push_back(makeRematNode("b", 4, 2.0, {0}));
+  graph.nodes.push_back(makeRematNode("c", 4, 3.0, {1}));
+  graph.nodes.push_back(makeRematNode("d", 1, 4.0, {2, 0}));
   return graph;
 }
 
@@ -116,9 +115,9 @@ TEST(CheckmateIlpTest, HandGraph) {
 TEST(CheckmateIlpTest, KeepToEndIsNeverFreed) {
   // a is a result; c reads nothing but must run while a is still held.
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 3, 1.0, {}, /*keepToEnd=*/true));
-  graph.nodes.push_back(makeNode("b", 2, 1.0, {0}));
-  graph.nodes.push_back(makeNode("c", 5, 1.0));
+  graph.nodes.push_back(makeRematNode("a", 3, 1.0, {}, /*keepToEnd=*/true));
+  graph.nodes.push_back(makeRematNode("b", 2, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("c", 5, 1.0));
   EXPECT_EQ(solveOrDie(graph, 8).status, IlpStatus::Optimal);
   EXPECT_EQ(solveOrDie(graph, 7).status, IlpStatus::Infeasible);
   EXPECT_FALSE(solveRematBruteForce(graph, 7));

@@ -17,16 +17,15 @@
 #include <random>
 
 using namespace mlir::memsched::scheduling;
-using mlir::memsched::scheduling::test::makeNode;
 
 namespace {
 
 /// a -> b -> c with sizes 1, 2, 4 and durations 1, 2, 3.
 RematGraph makeChain() {
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 1, 1.0));
-  graph.nodes.push_back(makeNode("b", 2, 2.0, {0}));
-  graph.nodes.push_back(makeNode("c", 4, 3.0, {1}));
+  graph.nodes.push_back(makeRematNode("a", 1, 1.0));
+  graph.nodes.push_back(makeRematNode("b", 2, 2.0, {0}));
+  graph.nodes.push_back(makeRematNode("c", 4, 3.0, {1}));
   return graph;
 }
 
@@ -34,10 +33,10 @@ RematGraph makeChain() {
 /// All sizes 4 but d's, which is 1; all durations 1.
 RematGraph makeSkip() {
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 4, 1.0));
-  graph.nodes.push_back(makeNode("b", 4, 1.0, {0}));
-  graph.nodes.push_back(makeNode("c", 4, 1.0, {1}));
-  graph.nodes.push_back(makeNode("d", 1, 1.0, {2, 0}));
+  graph.nodes.push_back(makeRematNode("a", 4, 1.0));
+  graph.nodes.push_back(makeRematNode("b", 4, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("c", 4, 1.0, {1}));
+  graph.nodes.push_back(makeRematNode("d", 1, 1.0, {2, 0}));
   return graph;
 }
 
@@ -81,10 +80,10 @@ TEST(RematGraphTest, ChainFreesInputsAfterTheirLastRead) {
 
 TEST(RematGraphTest, DiamondKeepsBothBranches) {
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 1, 1.0));
-  graph.nodes.push_back(makeNode("b", 2, 1.0, {0}));
-  graph.nodes.push_back(makeNode("c", 4, 1.0, {0}));
-  graph.nodes.push_back(makeNode("d", 8, 1.0, {1, 2}));
+  graph.nodes.push_back(makeRematNode("a", 1, 1.0));
+  graph.nodes.push_back(makeRematNode("b", 2, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("c", 4, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("d", 8, 1.0, {1, 2}));
   // c: a + b + c = 7; d: b + c + d = 14.
   EXPECT_EQ(simulateOrDie(graph, {0, 1, 2, 3}).peakBytes, 14);
   // b after c: c: a + c = 5; b: a + b + c = 7; d: 14.
@@ -114,9 +113,9 @@ TEST(RematGraphTest, RecomputationReplacesTheInstance) {
 
 TEST(RematGraphTest, KeepToEndKeepsTheLastInstance) {
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 3, 1.0, {}, /*keepToEnd=*/true));
-  graph.nodes.push_back(makeNode("b", 2, 1.0, {0}));
-  graph.nodes.push_back(makeNode("c", 5, 1.0));
+  graph.nodes.push_back(makeRematNode("a", 3, 1.0, {}, /*keepToEnd=*/true));
+  graph.nodes.push_back(makeRematNode("b", 2, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("c", 5, 1.0));
   // a stays live through c: 3 + 5 = 8.
   EXPECT_EQ(simulateOrDie(graph, {0, 1, 2}).peakBytes, 8);
   // Recomputed after c, only the last instance is kept: the first dies
@@ -132,8 +131,8 @@ TEST(RematGraphTest, KeepToEndKeepsTheLastInstance) {
 
 TEST(RematGraphTest, DuplicateInputsCountOnce) {
   RematGraph graph;
-  graph.nodes.push_back(makeNode("a", 3, 1.0));
-  graph.nodes.push_back(makeNode("b", 2, 1.0, {0, 0}));
+  graph.nodes.push_back(makeRematNode("a", 3, 1.0));
+  graph.nodes.push_back(makeRematNode("b", 2, 1.0, {0, 0}));
   EXPECT_EQ(simulateOrDie(graph, {0, 1}).peakBytes, 5);
   std::optional<ExpandedSequence> expanded = expandSequence(graph, {0, 1});
   ASSERT_TRUE(expanded.has_value());

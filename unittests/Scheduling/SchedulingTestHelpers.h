@@ -8,7 +8,6 @@
 #define MEMSCHED_UNITTESTS_SCHEDULING_SCHEDULINGTESTHELPERS_H
 
 #include "memsched/Scheduling/MemorySimulator.h"
-#include "memsched/Scheduling/RematGraph.h"
 
 #include <gtest/gtest.h>
 
@@ -39,19 +38,6 @@ inline bool isChain(const Problem &problem) {
         problem.predecessors(static_cast<TaskId>(t)).size() > 1)
       return false;
   return true;
-}
-
-/// A node of the rematerialization node model.
-inline RematNode makeNode(std::string name, int64_t size, double duration,
-                          std::vector<NodeId> inputs = {},
-                          bool keepToEnd = false) {
-  RematNode node;
-  node.name = std::move(name);
-  node.sizeBytes = size;
-  node.duration = duration;
-  node.inputs = std::move(inputs);
-  node.keepToEnd = keepToEnd;
-  return node;
 }
 
 } // namespace mlir::memsched::scheduling::test

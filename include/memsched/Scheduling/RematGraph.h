@@ -57,6 +57,11 @@ struct RematGraph {
   bool verify(std::string *error = nullptr) const;
 };
 
+/// A node with the given fields.
+RematNode makeRematNode(std::string name, int64_t sizeBytes, double duration,
+                        std::vector<NodeId> inputs = {},
+                        bool keepToEnd = false);
+
 /// The cost of a run sequence.
 struct SequenceCost {
   /// Largest number of bytes live during any run.
