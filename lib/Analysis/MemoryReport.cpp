@@ -6,6 +6,7 @@
 
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/OffsetPlanner.h"
 
 #include "llvm/Support/Format.h"
@@ -55,6 +56,46 @@ static llvm::json::Value attributeToJSON(Attribute attr) {
   return text;
 }
 
+LinkSpec mlir::memsched::getLinkSpec(const DeviceSpec &device) {
+  LinkSpec link;
+  link.hostToDeviceBytesPerSecond = device.hostToDeviceBandwidth;
+  link.deviceToHostBytesPerSecond = device.deviceToHostBandwidth;
+  link.copyLatencySeconds = device.copyLatency;
+  return link;
+}
+
+SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
+  SwapTasks swaps;
+  const Problem &problem = graph.getProblem();
+  DenseMap<Operation *, int32_t> outIndex;
+  for (size_t task = 0; task < graph.getNumTasks(); ++task) {
+    Operation *op = graph.getOp(static_cast<TaskId>(task));
+    if (auto swapOut = dyn_cast<SwapOutOp>(op)) {
+      ValueId source = graph.getValueId(swapOut.getSource());
+      outIndex[op] = static_cast<int32_t>(swaps.outs.size());
+      swaps.outs.push_back(
+          {static_cast<TaskId>(task), problem.value(source).buffer,
+           getStorageBytes(swapOut.getSource().getType()).value_or(0)});
+    }
+  }
+  for (size_t task = 0; task < graph.getNumTasks(); ++task) {
+    auto swapIn = dyn_cast<SwapInOp>(graph.getOp(static_cast<TaskId>(task)));
+    if (!swapIn)
+      continue;
+    IssuedSwapIn in;
+    in.task = static_cast<TaskId>(task);
+    in.swapOut = outIndex.lookup(swapIn.getSource().getDefiningOp());
+    in.bytes = getStorageBytes(swapIn.getType()).value_or(0);
+    // The first reader in program order waits for the copy.
+    for (TaskId reader :
+         problem.value(graph.getValueId(swapIn.getResult())).consumers)
+      if (in.neededBy == kNoId || reader < in.neededBy)
+        in.neededBy = reader;
+    swaps.ins.push_back(in);
+  }
+  return swaps;
+}
+
 FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
                                                const CostModel &costModel) {
   FunctionReport report;
@@ -69,14 +110,25 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   const Problem &problem = graph.getProblem();
   std::vector<TaskId> order = problem.programOrder();
   std::string error;
-  std::optional<MemoryProfile> profile = simulateMemory(problem, order, &error);
   const DeviceSpec &device = costModel.getDevice();
-  LinkSpec link;
-  link.hostToDeviceBytesPerSecond = device.hostToDeviceBandwidth;
-  link.deviceToHostBytesPerSecond = device.deviceToHostBandwidth;
-  link.copyLatencySeconds = device.copyLatency;
-  std::optional<Timeline> timeline =
-      simulateTime(problem, order, /*copies=*/{}, link, &error);
+  LinkSpec link = getLinkSpec(device);
+  std::optional<MemoryProfile> profile;
+  std::optional<Timeline> timeline;
+  SwapTasks swaps = collectSwapTasks(graph);
+  if (swaps.outs.empty()) {
+    profile = simulateMemory(problem, order, &error);
+    timeline = simulateTime(problem, order, /*copies=*/{}, link, &error);
+  } else if (std::optional<IssuedSwapProfile> swapped = simulateIssuedSwaps(
+                 problem, order, swaps.outs, swaps.ins, link, &error)) {
+    report.swapOuts = static_cast<int64_t>(swaps.outs.size());
+    report.swapBytes = swapped->swapBytes;
+    report.swapTransferSeconds = swapped->transferSeconds;
+    report.swapExposedSeconds =
+        swapped->timeline.makespan - swapped->timeline.computeTime;
+    report.swapHiddenFraction = swapped->hiddenFraction();
+    profile = std::move(swapped->profile);
+    timeline = std::move(swapped->timeline);
+  }
   if (!profile || !timeline) {
     func.emitError() << "memsched could not simulate '@" << report.name
                      << "': " << error;
@@ -128,6 +180,11 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     if (llvm::json::Object *object = value.getAsObject())
       report.remat = std::move(*object);
   }
+  if (auto swap = func->getAttrOfType<DictionaryAttr>(kSwapAttrName)) {
+    llvm::json::Value value = attributeToJSON(swap);
+    if (llvm::json::Object *object = value.getAsObject())
+      report.swap = std::move(*object);
+  }
   return report;
 }
 
@@ -138,8 +195,17 @@ mlir::memsched::computeModelPeak(func::FuncOp func,
   if (graph.getStatus() != TensorGraphStatus::Built)
     return std::nullopt;
   const Problem &problem = graph.getProblem();
-  std::optional<MemoryProfile> profile =
-      simulateMemory(problem, problem.programOrder());
+  std::vector<TaskId> order = problem.programOrder();
+  SwapTasks swaps = collectSwapTasks(graph);
+  if (!swaps.outs.empty()) {
+    std::optional<IssuedSwapProfile> swapped =
+        simulateIssuedSwaps(problem, order, swaps.outs, swaps.ins,
+                            getLinkSpec(costModel.getDevice()));
+    if (!swapped)
+      return std::nullopt;
+    return swapped->profile.peakBytes();
+  }
+  std::optional<MemoryProfile> profile = simulateMemory(problem, order);
   if (!profile)
     return std::nullopt;
   return profile->peakBytes();
@@ -187,6 +253,14 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
     object["reorder"] = llvm::json::Object(report.reorder);
   if (!report.remat.empty())
     object["remat"] = llvm::json::Object(report.remat);
+  object["planned_bytes"] = report.plannedBytes();
+  object["swap_ops"] = report.swapOuts;
+  object["swap_bytes"] = report.swapBytes;
+  object["swap_transfer_time_s"] = report.swapTransferSeconds;
+  object["swap_exposed_time_s"] = report.swapExposedSeconds;
+  object["swap_hidden_fraction"] = report.swapHiddenFraction;
+  if (!report.swap.empty())
+    object["swap"] = llvm::json::Object(report.swap);
   if (options.includeTimeline) {
     llvm::json::Array ops, starts, ends, live;
     for (size_t step = 0; step < report.stepNames.size(); ++step) {

@@ -15,6 +15,7 @@
 
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
+#include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -318,7 +319,9 @@ void TensorGraphBuilder::run() {
                       << "'; estimated as " << cost.flops << " operations and "
                       << cost.bytesMoved << " bytes";
     bool isFence = !isMemoryEffectFree(&op) || isa<CallOpInterface>(&op);
-    if (isFence)
+    // Swaps are ordered by design (their position is the copy's issue
+    // point); only other side effects are worth a remark.
+    if (isFence && !isa<SwapOutOp, SwapInOp>(&op))
       op.emitRemark() << "memsched keeps '" << op.getName()
                       << "' in place relative to other side-effecting ops";
 

@@ -34,6 +34,10 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
                                         const ToCPUPipelineOptions &options) {
   // Function boundaries are bufferized too so that a whole training step
   // becomes one memref function with identity layouts the runner can call.
+  // Swaps become host-arena copies on tensors, before bufferization.
+  MemschedLowerSwapsPassOptions lowerSwapsOptions;
+  lowerSwapsOptions.target = "cpu";
+  pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
@@ -71,7 +75,39 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::memsched::buildOptimizePipeline(
+    OpPassManager &pm, const OptimizePipelineOptions &options) {
+  MemschedReorderPassOptions reorderOptions;
+  reorderOptions.device = options.device;
+  pm.addNestedPass<func::FuncOp>(createMemschedReorderPass(reorderOptions));
+  if (!options.budget.empty()) {
+    MemschedFitPassOptions fitOptions;
+    fitOptions.budget = options.budget;
+    fitOptions.device = options.device;
+    fitOptions.allowRemat = options.allowRemat;
+    fitOptions.allowSwap = options.allowSwap;
+    pm.addNestedPass<func::FuncOp>(createMemschedFitPass(fitOptions));
+  }
+  // In-place writes only shrink buffers' lifetimes further; the budget
+  // stays met.
+  MemschedInplacePassOptions inplaceOptions;
+  inplaceOptions.device = options.device;
+  pm.addNestedPass<func::FuncOp>(createMemschedInplacePass(inplaceOptions));
+  if (!options.report.empty()) {
+    MemschedReportPassOptions reportOptions;
+    reportOptions.format = "json";
+    reportOptions.output = options.report;
+    reportOptions.device = options.device;
+    pm.addPass(createMemschedReportPass(reportOptions));
+  }
+}
+
 void mlir::memsched::registerMemschedPipelines() {
+  PassPipelineRegistration<OptimizePipelineOptions>(
+      "memsched-optimize",
+      "Fit a training step in budget= with the least modelled time: reorder, "
+      "recompute and swap chosen jointly, in-place writes, report",
+      buildOptimizePipeline);
   PassPipelineRegistration<ToCPUPipelineOptions>(
       "memsched-to-cpu-pipeline",
       "Lower linalg on tensors to LLVM for execution with mlir-runner",

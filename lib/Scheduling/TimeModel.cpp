@@ -87,6 +87,21 @@ std::optional<Timeline> mlir::memsched::scheduling::simulateTime(
                   ", which runs before the copy is issued (deadlock)");
   }
 
+  for (size_t i = 0; i < copies.size(); ++i) {
+    int32_t before = copies[i].afterCopy;
+    if (before == -1)
+      continue;
+    if (before < 0 || static_cast<size_t>(before) >= copies.size() ||
+        static_cast<size_t>(before) == i)
+      return fail(describeCopy(copies, i) + " waits for copy #" +
+                  std::to_string(before) + ", which does not exist");
+    if (issuePosition[before] > issuePosition[i] ||
+        (issuePosition[before] == issuePosition[i] &&
+         static_cast<size_t>(before) > i))
+      return fail(describeCopy(copies, i) + " waits for " +
+                  describeCopy(copies, before) + ", which is issued after it");
+  }
+
   std::vector<size_t> issueOrder(copies.size());
   for (size_t i = 0; i < copies.size(); ++i)
     issueOrder[i] = i;
@@ -116,6 +131,8 @@ std::optional<Timeline> mlir::memsched::scheduling::simulateTime(
                          : timeline.tasks[copy.issuedAfter].end;
       if (copy.waitsFor != kNoId)
         start = std::max(start, timeline.tasks[copy.waitsFor].end);
+      if (copy.afterCopy != -1)
+        start = std::max(start, timeline.copies[copy.afterCopy].end);
       double &engine = engineFree[toDevice ? 1 : 0];
       start = std::max(start, engine);
       double bandwidth = toDevice ? link.hostToDeviceBytesPerSecond

@@ -15,6 +15,7 @@
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Transforms/Passes.h"
 
@@ -74,6 +75,13 @@ void InplacePass::runOnOperation() {
     return id == sched::kNoId ? sched::kNoId : problem.value(id).buffer;
   };
 
+  // A buffer being copied to host memory is read by the copy engine until
+  // the copy ends; nothing may write over it.
+  llvm::DenseSet<sched::BufferId> swappedOut;
+  func.walk([&](SwapOutOp swapOut) {
+    swappedOut.insert(getBuffer(swapOut.getSource()));
+  });
+
   std::optional<int64_t> before = computeModelPeak(func, costModel);
   int64_t rewritten = 0;
   for (sched::TaskId task = 0;
@@ -93,7 +101,7 @@ void InplacePass::runOnOperation() {
         if (candidate.getType() != result.getType() ||
             !linalgOp.getMatchingIndexingMap(input).isIdentity() ||
             buffer == sched::kNoId || escaping[buffer] ||
-            lastUse[buffer] != task)
+            lastUse[buffer] != task || swappedOut.contains(buffer))
           continue;
         const sched::Buffer &info = problem.buffer(buffer);
         bool isArgument = isa<BlockArgument>(candidate);

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Remat.h"
+#include "SwapRewrite.h"
 #include "memsched/Analysis/Budget.h"
 #include "memsched/Analysis/CostModel.h"
 #include "memsched/Analysis/DeviceSpec.h"
@@ -39,10 +40,9 @@ using namespace mlir;
 using namespace mlir::memsched;
 namespace sched = mlir::memsched::scheduling;
 
-/// Applies \p plan to \p work, a copy of the function \p graph was built
-/// from; \p mapping maps the original's values and ops to the copy's.
-static void applyPlan(const TensorGraph &graph, const sched::RematPlan &plan,
-                      const IRMapping &mapping) {
+void mlir::memsched::applyRematPlan(const TensorGraph &graph,
+                                    const sched::RematPlan &plan,
+                                    const IRMapping &mapping) {
   int32_t numTasks = static_cast<int32_t>(graph.getNumTasks());
   auto workOp = [&](sched::TaskId task) {
     return mapping.lookup(graph.getOp(task));
@@ -173,7 +173,7 @@ void RematPass::runOnOperation() {
       break;
     IRMapping mapping;
     work = func.clone(mapping);
-    applyPlan(graph, *plan, mapping);
+    applyRematPlan(graph, *plan, mapping);
     after = computeModelPeak(work, costModel);
     if (after && *after <= budgetBytes)
       break;
@@ -206,14 +206,7 @@ void RematPass::runOnOperation() {
   if (work) {
     func.getBody().takeBody(work.getBody());
     work.erase();
-    // CSE would merge identical empty tensors, making a dropped buffer and a
-    // later one share an allocation again; number them apart.
-    int64_t allocation = 0;
-    func.walk([&](tensor::EmptyOp empty) {
-      empty->setAttr(
-          kAllocationAttrName,
-          IntegerAttr::get(IntegerType::get(&getContext(), 64), allocation++));
-    });
+    numberAllocations(func);
   } else {
     after = before;
   }
@@ -251,4 +244,16 @@ void RematPass::runOnOperation() {
     remark << " by recomputing " << plan->clones.size() << " ops ("
            << llvm::formatv("{0:e3}", plan->recomputeSeconds).str()
            << " s) with " << plan->algorithm;
+}
+
+void mlir::memsched::numberAllocations(func::FuncOp func) {
+  // CSE would merge identical empty tensors, making a dropped buffer and a
+  // later one share an allocation again; number them apart.
+  int64_t allocation = 0;
+  MLIRContext *context = func.getContext();
+  func.walk([&](tensor::EmptyOp empty) {
+    empty->setAttr(
+        kAllocationAttrName,
+        IntegerAttr::get(IntegerType::get(context, 64), allocation++));
+  });
 }

@@ -1,4 +1,19 @@
 // RUN: memsched-opt %examples/chain_mlp_train_step.mlir -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.original
+// Swapping and memsched-optimize (reorder, then recomputation and swapping
+// chosen jointly, in-place) at several budgets, on two devices, with CSE and
+// canonicalization after them: bit-identical results, and every budget met.
+// RUN: for budget in 0.9x 0.8x 0.7x; do \
+// RUN:   for device in h100 cpu; do \
+// RUN:     memsched-opt %examples/chain_mlp_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-optimize="budget=$budget device=$device" -cse -canonicalize -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.fit | %run_harness > %t.optimized && \
+// RUN:     diff %t.original %t.optimized && FileCheck %s --check-prefix=FIT --input-file=%t.fit || exit 1; \
+// RUN:   done; \
+// RUN: done
+// FIT: remark: memsched-fit: planned memory {{.*}} within {{.*}} with {{remat|swap|joint}}
+// RUN: for budget in 0.9x 0.8x 0.7x; do \
+// RUN:   memsched-opt %examples/chain_mlp_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-swap="budget=$budget device=cpu" -cse -canonicalize -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.swap | %run_harness > %t.swapped && \
+// RUN:   diff %t.original %t.swapped && FileCheck %s --check-prefix=SWAP --input-file=%t.swap || exit 1; \
+// RUN: done
+// SWAP: remark: memsched-swap: peak 124.08 KiB -> {{.*}} by swapping {{[0-9]+}} values
 // Recomputation at several budgets, with CSE and canonicalization after it
 // and with the whole tensor-level pipeline around it, gives bit-identical
 // results; the remark confirms each budget was met.

@@ -1,4 +1,14 @@
 // RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.original
+// Swapping and memsched-optimize (reorder, then recomputation and swapping
+// chosen jointly, in-place) at several budgets, on two devices, with CSE and
+// canonicalization after them: bit-identical results, and every budget met.
+// RUN: for budget in 0.9x 0.8x; do \
+// RUN:   for device in h100 cpu; do \
+// RUN:     memsched-opt %examples/cnn_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-optimize="budget=$budget device=$device" -cse -canonicalize -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.fit | %run_harness > %t.optimized && \
+// RUN:     diff %t.original %t.optimized && FileCheck %s --check-prefix=FIT --input-file=%t.fit || exit 1; \
+// RUN:   done; \
+// RUN: done
+// FIT: remark: memsched-fit: planned memory {{.*}} within {{.*}} with {{remat|swap|joint}}
 // RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-report=output=%t.report -canonicalize -cse -memsched-exec-harness -memsched-to-cpu-pipeline | %run_harness > %t.transformed
 // RUN: diff %t.original %t.transformed
 // RUN: FileCheck %s --input-file=%t.original

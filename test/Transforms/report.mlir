@@ -59,7 +59,13 @@
 // JSON-NEXT:          "ops": 7,
 // JSON-NEXT:          "peak_bytes": 16384,
 // JSON-NEXT:          "peak_transient_bytes": 12288,
-// JSON-NEXT:          "resident_bytes": 4096
+// JSON-NEXT:          "planned_bytes": 16384,
+// JSON-NEXT:          "resident_bytes": 4096,
+// JSON-NEXT:          "swap_bytes": 0,
+// JSON-NEXT:          "swap_exposed_time_s": 0,
+// JSON-NEXT:          "swap_hidden_fraction": 1,
+// JSON-NEXT:          "swap_ops": 0,
+// JSON-NEXT:          "swap_transfer_time_s": 0
 // JSON-NEXT:        },
 
 // IR: func.func @diamond
@@ -174,7 +180,10 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // JSON-NEXT:          "ops": 2,
 // JSON-NEXT:          "peak_bytes": 3145728,
 // JSON-NEXT:          "peak_transient_bytes": 1572864,
-// JSON-NEXT:          "resident_bytes": 1572864
+// JSON-NEXT:          "planned_bytes": 3145728,
+// JSON-NEXT:          "resident_bytes": 1572864,
+// JSON-NEXT:          "swap_bytes": 0,
+// JSON:               "swap_transfer_time_s": 0
 // JSON-NEXT:        },
 func.func @large(%x: tensor<512x768xf32>) -> tensor<512x768xf32> {
   %e = tensor.empty() : tensor<512x768xf32>

@@ -16,6 +16,7 @@
 
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/Swap.h"
 #include "memsched/Scheduling/TimeModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -49,6 +50,15 @@ struct FunctionReport {
   /// Transient buffers that escape (returned values): allocated outside the
   /// arena.
   int64_t escapingBytes = 0;
+  /// memsched.swap_out ops, bytes copied in both directions, the copy
+  /// time, and the part of it compute waits for (GUIDE §4 two-stream
+  /// model). With swaps, the profile holds each swapped-out buffer until
+  /// its copy ends.
+  int64_t swapOuts = 0;
+  int64_t swapBytes = 0;
+  double swapTransferSeconds = 0;
+  double swapExposedSeconds = 0;
+  double swapHiddenFraction = 1.0;
   /// Live transient bytes per step and buffer lifetimes.
   scheduling::MemoryProfile profile;
   /// Start and end of each op on the compute stream.
@@ -61,6 +71,13 @@ struct FunctionReport {
   /// The `memsched.remat` dictionary memsched-remat left on the function, as
   /// JSON; empty if the function went through no remat.
   llvm::json::Object remat;
+  /// The `memsched.swap` dictionary memsched-swap left on the function.
+  llvm::json::Object swap;
+  /// resident + arena + escaping: the device memory the function needs
+  /// after buffer planning.
+  int64_t plannedBytes() const {
+    return residentBytes + arenaBytes + escapingBytes;
+  }
 };
 
 /// What optional parts a JSON report includes.
@@ -69,6 +86,17 @@ struct ReportOptions {
   /// seconds, and the live transient bytes.
   bool includeTimeline = false;
 };
+
+/// The host link of \p device for the two-stream time model.
+scheduling::LinkSpec getLinkSpec(const DeviceSpec &device);
+
+/// The memsched.swap_out and memsched.swap_in ops of a graph as issued
+/// swaps: each swap-in needed by the first reader of its result.
+struct SwapTasks {
+  std::vector<scheduling::IssuedSwapOut> outs;
+  std::vector<scheduling::IssuedSwapIn> ins;
+};
+SwapTasks collectSwapTasks(const TensorGraph &graph);
 
 /// Builds the graph of `func` and computes its figures in program order.
 /// Diagnostics from the graph builder are emitted on the IR.

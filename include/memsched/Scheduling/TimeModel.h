@@ -45,6 +45,11 @@ struct CopyTask {
   /// This compute task cannot start before the copy ends; it must come after
   /// issuedAfter in the order.
   TaskId neededBy = kNoId;
+  /// Index of another copy that must end before this one starts (a swap-in
+  /// reads the host copy its swap-out wrote), or -1. It must be issued no
+  /// later than this copy, and come first in the list when issued at the
+  /// same point.
+  int32_t afterCopy = -1;
 };
 
 /// Bandwidth and latency of the host/device link.

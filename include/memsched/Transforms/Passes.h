@@ -7,8 +7,11 @@
 #ifndef MEMSCHED_TRANSFORMS_PASSES_H
 #define MEMSCHED_TRANSFORMS_PASSES_H
 
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -169,6 +169,117 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
   ];
 }
 
+def MemschedSwapPass : Pass<"memsched-swap", "mlir::func::FuncOp"> {
+  let summary = "Meet a memory budget by swapping activations to host memory "
+                "and back, overlapped with compute";
+  let description = [{
+    Tensor level. Builds the tensor graph of the function in its current op
+    order and, if its peak exceeds `budget=`, plans swaps on the two-stream
+    time model (compute stream plus one copy engine per direction, with the
+    host link bandwidths of `device=`): which values to move to host memory
+    across a gap in their uses, and how early to prefetch each one. For each
+    swap it inserts `memsched.swap_out` right after the op defining the
+    value and `memsched.swap_in` after the chosen prefetch op, and makes the
+    reads after the gap read the swapped-in tensor.
+
+    `budget=` is an absolute size or a fraction of the peak before the pass
+    (`0.5x`). It bounds the peak the pass checks on the rewritten function,
+    where a swapped-out buffer is held until its copy ends and a swapped-in
+    one is taken from its issue point. A budget below resident memory or
+    below the largest single op's working set, or one no plan meets, is an
+    error (naming the smallest reachable budget) and the IR is left
+    unchanged. `algorithm=`: `planned` (default: peak-directed, hides copies
+    first), `size-idle` (bytes times idle time, the TFLMS/Capuchin-style
+    greedy rule) or `everything` (vDNN: every candidate, prefetched one op
+    ahead, budget ignored). The function gets a `memsched.swap` dictionary
+    (`swap_bytes`, `swap_exposed_time_s`, `swap_hidden_fraction`, ...) that
+    `memsched-report` includes.
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", "\"\"",
+           "Device memory bound: bytes with a unit or a fraction of the "
+           "current peak (0.5x)">,
+    Option<"algorithm", "algorithm", "std::string", "\"planned\"",
+           "How to choose what to swap: planned, size-idle or everything">,
+    Option<"minBytes", "min-bytes", "int64_t", "0",
+           "Never swap buffers smaller than this many bytes">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
+           "Wall-clock budget of the plan refinement, in milliseconds">,
+    Option<"device", "device", "std::string", "\"h100\"",
+           "Device preset or .json file (op times and host link bandwidths)">,
+  ];
+  let dependentDialects = ["::mlir::memsched::MemschedDialect"];
+}
+
+def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
+  let summary = "Meet a memory budget with recomputation and swapping chosen "
+                "together by modelled time";
+  let description = [{
+    Tensor level; the core of `memsched-optimize`. If the function's peak
+    exceeds `budget=`, it compares, on the modelled step time of the GUIDE's
+    two-stream model: recomputation alone, swapping alone, and joint plans
+    that recompute down to an intermediate budget and swap the rest (so a
+    value is swapped where its copy hides behind compute and recomputed
+    where it would not). The cheapest plan whose planned device memory
+    (resident + arena + escaping buffers, the arena planned on swap-aware
+    lifetimes) is within the budget is applied. An unreachable budget is an
+    error naming the smallest reachable one; the IR is then unchanged.
+    `allow-remat=false` or `allow-swap=false` restricts the choice. The
+    function gets a `memsched.fit` dictionary with the time of every option
+    tried, and `memsched.remat` / `memsched.swap` for the parts applied.
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", "\"\"",
+           "Device memory bound: bytes with a unit or a fraction of the "
+           "current peak (0.5x)">,
+    Option<"allowRemat", "allow-remat", "bool", "true",
+           "Consider recomputation">,
+    Option<"allowSwap", "allow-swap", "bool", "true",
+           "Consider swapping to host memory">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
+           "Wall-clock budget of each planner's refinement, in milliseconds">,
+    Option<"device", "device", "std::string", "\"h100\"",
+           "Device preset or .json file">,
+  ];
+  let dependentDialects = ["::mlir::memsched::MemschedDialect"];
+}
+
+def MemschedLowerSwapsPass : Pass<"memsched-lower-swaps", "mlir::ModuleOp"> {
+  let summary = "Lower swap ops to copies into a host arena";
+  let description = [{
+    Runs on tensors, before bufferization. Every function's host copies get
+    planned offsets in one host arena (a `memref.global` named
+    `__memsched_host_arena_<function>`, 64-byte aligned slots, a slot per
+    swap-out for the life of the call).
+
+    `target=cpu` (used by `memsched-to-cpu-pipeline`): `memsched.swap_out`
+    becomes a `bufferization.materialize_in_destination` of the tensor into
+    its slot (a synchronous copy), and `memsched.swap_in` a copy of the slot
+    into a new tensor (`bufferization.to_tensor` + `linalg.copy`), so
+    results are bit-identical and bufferization frees the device buffer
+    after its last use.
+
+    `target=gpu`: the arena is registered as pinned host memory
+    (`gpu.host_register`) on entry; a swap-out becomes an asynchronous
+    `gpu.memcpy` from the tensor's buffer into its slot, a swap-in a
+    `gpu.alloc` plus an asynchronous `gpu.memcpy` that waits on the
+    swap-out's token, and a `gpu.wait` on the swap-in's token is placed
+    right before the first op reading the result, so compute waits only
+    there.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"cpu\"",
+           "cpu or gpu">,
+  ];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 def MemschedPlanBuffersPass
     : Pass<"memsched-plan-buffers", "mlir::func::FuncOp"> {
   let summary = "Place every static allocation of a function in one arena";

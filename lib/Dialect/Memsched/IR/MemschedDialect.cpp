@@ -14,7 +14,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 
@@ -23,15 +25,84 @@ using namespace mlir::memsched;
 
 #include "memsched/Dialect/Memsched/IR/MemschedOpsDialect.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "memsched/Dialect/Memsched/IR/MemschedOpsTypes.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "memsched/Dialect/Memsched/IR/MemschedOps.cpp.inc"
 
 void MemschedDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "memsched/Dialect/Memsched/IR/MemschedOpsTypes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "memsched/Dialect/Memsched/IR/MemschedOps.cpp.inc"
       >();
 }
+
+//===----------------------------------------------------------------------===//
+// HostTensorType
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+HostTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       RankedTensorType tensorType) {
+  if (!tensorType.hasStaticShape())
+    return emitError() << "!memsched.host needs a statically shaped tensor, "
+                          "got "
+                       << tensorType;
+  if (tensorType.getEncoding())
+    return emitError() << "!memsched.host does not take a tensor with an "
+                          "encoding, got "
+                       << tensorType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SwapOutOp / SwapInOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SwapOutOp::verify() {
+  if (getResult().getType().getTensorType() != getSource().getType())
+    return emitOpError() << "result " << getResult().getType()
+                         << " does not hold the source type "
+                         << getSource().getType();
+  bool hasSwapIn = false;
+  for (Operation *user : getResult().getUsers()) {
+    if (!isa<SwapInOp>(user))
+      return emitOpError() << "result may only be read by memsched.swap_in, "
+                              "but '"
+                           << user->getName() << "' reads it";
+    hasSwapIn = true;
+  }
+  if (!hasSwapIn)
+    return emitOpError() << "has no matching memsched.swap_in: the host copy "
+                            "is never read back";
+  return success();
+}
+
+LogicalResult SwapInOp::verify() {
+  auto swapOut = getSource().getDefiningOp<SwapOutOp>();
+  if (!swapOut)
+    return emitOpError() << "has no matching memsched.swap_out: its operand "
+                            "must be the result of a memsched.swap_out";
+  if (swapOut->getBlock() != (*this)->getBlock())
+    return emitOpError() << "must be in the same block as its "
+                            "memsched.swap_out";
+  if (getSource().getType().getTensorType() != getResult().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " differs from the swapped-out type "
+                         << getSource().getType().getTensorType();
+  return success();
+}
+
+// Swaps issue copies and return at once: no compute-stream work.
+int64_t SwapOutOp::getFlops() { return 0; }
+int64_t SwapOutOp::getBytesMoved() { return 0; }
+int64_t SwapInOp::getFlops() { return 0; }
+int64_t SwapInOp::getBytesMoved() { return 0; }
 
 std::optional<int64_t> mlir::memsched::getNonNegativeInteger(Attribute attr) {
   auto intAttr = dyn_cast_or_null<IntegerAttr>(attr);
@@ -98,7 +169,7 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kReorderAttrName || name == kPlanAttrName ||
-      name == kRematAttrName) {
+      name == kRematAttrName || name == kSwapAttrName || name == kFitAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a dictionary, got "

@@ -47,6 +47,7 @@ def Memsched_Dialect : Dialect {
       workspace). It replaces the workspace given by the cost interface.
   }];
   let hasOperationAttrVerify = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 class Memsched_Op<string mnemonic, list<Trait> traits = []>

@@ -34,6 +34,12 @@ inline constexpr llvm::StringLiteral kPlanAttrName = "memsched.plan";
 /// Dictionary a function carries after memsched-remat: the budget, the peaks
 /// before and after, and what recomputation costs (read by memsched-report).
 inline constexpr llvm::StringLiteral kRematAttrName = "memsched.remat";
+/// Dictionary a function carries after memsched-swap (or memsched-fit):
+/// the budget, the peaks before and after, and the swap figures.
+inline constexpr llvm::StringLiteral kSwapAttrName = "memsched.swap";
+/// Dictionary a function carries after memsched-fit: the plan chosen among
+/// remat-only, swap-only and the joint ones, with the modelled times.
+inline constexpr llvm::StringLiteral kFitAttrName = "memsched.fit";
 /// Integer marking an op memsched-remat cloned to recompute a value. Each
 /// clone has its own number, so CSE cannot merge it with its original or
 /// with another clone.

@@ -13,6 +13,17 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::memsched {
+/// The copy engines between device and host memory, written by the swap ops.
+struct CopyEngineResource
+    : public SideEffects::Resource::Base<CopyEngineResource> {
+  StringRef getName() final { return "memsched::CopyEngine"; }
+};
+} // namespace mlir::memsched
+
+#define GET_TYPEDEF_CLASSES
+#include "memsched/Dialect/Memsched/IR/MemschedOpsTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h.inc"
 

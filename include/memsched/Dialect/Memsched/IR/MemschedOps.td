@@ -14,5 +14,86 @@
 include "memsched/Dialect/Memsched/IR/MemschedBase.td"
 include "memsched/Dialect/Memsched/IR/MemschedInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Memsched_HostTensorType : TypeDef<Memsched_Dialect, "HostTensor"> {
+  let mnemonic = "host";
+  let summary = "A tensor's contents held in host memory";
+  let description = [{
+    The value `memsched.swap_out` produces: a copy of a statically shaped
+    tensor in (pinned) host memory. It takes no device memory; the only thing
+    a program can do with it is bring it back with `memsched.swap_in`.
+
+    ```mlir
+    !memsched.host<tensor<64x128xf32>>
+    ```
+  }];
+  let parameters = (ins "::mlir::RankedTensorType":$tensorType);
+  let assemblyFormat = "`<` $tensorType `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Swap ops
+//===----------------------------------------------------------------------===//
+
+/// The copy engines between device and host memory. Both swap ops write it,
+/// which keeps them in order with each other and out of CSE and dead-code
+/// elimination: a swap is placed where its copy must be issued.
+def Memsched_CopyEngineResource
+    : Resource<"::mlir::memsched::CopyEngineResource">;
+
+def Memsched_SwapOutOp : Memsched_Op<"swap_out", [
+    DeclareOpInterfaceMethods<Memsched_CostOpInterface>,
+    MemoryEffects<[MemWrite<Memsched_CopyEngineResource>]>]> {
+  let summary = "Copy a device tensor to host memory";
+  let description = [{
+    Starts copying `source` from device memory to host memory and returns the
+    host copy. The op's position in the block is where the copy is issued (on
+    the device-to-host copy engine, concurrently with the compute that
+    follows); the device buffer of `source` can be freed once the copy has
+    ended and no later op reads `source`. Each result must be read by at
+    least one `memsched.swap_in`, and by nothing else.
+
+    ```mlir
+    %host = memsched.swap_out %act : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyRankedTensor, "the device tensor copied out",
+                           [MemRead]>:$source);
+  let results = (outs Memsched_HostTensorType:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` type($source) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Memsched_SwapInOp : Memsched_Op<"swap_in", [
+    DeclareOpInterfaceMethods<Memsched_CostOpInterface>,
+    MemoryEffects<[MemWrite<Memsched_CopyEngineResource>]>]> {
+  let summary = "Copy a host tensor back to device memory";
+  let description = [{
+    Starts copying the host copy `source` (the result of a
+    `memsched.swap_out` in the same block) into a new device buffer and
+    returns it as a tensor. The op's position in the block is where the copy
+    is issued (the prefetch point, on the host-to-device copy engine); the
+    first op that reads the result waits for the copy to end. The device
+    buffer is taken when the copy starts. Several swap-ins may read one host
+    copy.
+
+    ```mlir
+    %back = memsched.swap_in %host : !memsched.host<tensor<64x128xf32>> -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Memsched_HostTensorType:$source);
+  let results = (outs Res<AnyRankedTensor, "the device copy",
+                          [MemAlloc]>:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` qualified(type($source)) `->` type($result)";
+  let hasVerifier = 1;
+}
 
 #endif // MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDOPS_TD

@@ -1,0 +1,903 @@
+//===- Swap.cpp - Swap (offload) plans for general problems -----*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/Swap.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+
+using namespace mlir::memsched::scheduling;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Everything about a buffer the planner needs to place a swap.
+struct BufferUses {
+  BufferId buffer = kNoId;
+  ValueId value = kNoId;
+  /// Sorted distinct positions at which the buffer is produced or read.
+  std::vector<int32_t> events;
+  /// Index into events from which every event reads `value` only.
+  size_t lateFrom = 0;
+  /// Position of the value's definer.
+  int32_t definer = -1;
+};
+
+/// Order-dependent facts shared by the evaluations of one planning run.
+class SwapContext {
+public:
+  SwapContext(const Problem &problem, const std::vector<TaskId> &order,
+              const LinkSpec &link)
+      : problem(problem), order(order), link(link) {}
+
+  /// Computes positions, the base profile and the candidate buffers.
+  bool init(int64_t minBytes, std::string *error);
+
+  std::optional<SwapEvaluation> evaluate(const std::vector<SwapDecision> &swaps,
+                                         std::string *error) const;
+
+  /// The decision swapping `uses` across its gap (events[gap-1],
+  /// events[gap]), prefetched at `prefetch` (a position).
+  SwapDecision makeDecision(const BufferUses &uses, size_t gap,
+                            int32_t prefetch) const;
+  /// The latest prefetch position in [a, c-1] whose compute up to c covers
+  /// the swap-in time of `bytes`.
+  int32_t justInTimePrefetch(int32_t a, int32_t c, int64_t bytes) const;
+  /// Compute time of the tasks at positions [from, to).
+  double computeBetween(int32_t from, int32_t to) const {
+    if (to <= from)
+      return 0;
+    return prefix[to] - prefix[from];
+  }
+  double copySeconds(int64_t bytes, bool toDevice) const {
+    double bandwidth = toDevice ? link.hostToDeviceBytesPerSecond
+                                : link.deviceToHostBytesPerSecond;
+    return link.copyLatencySeconds + static_cast<double>(bytes) / bandwidth;
+  }
+  int64_t valueBytes(ValueId value) const {
+    return problem.value(value).sizeBytes;
+  }
+  /// The gap of `uses` that strictly contains position `step`, or 0.
+  size_t gapAround(const BufferUses &uses, int32_t step) const;
+  /// The longest gap (by compute time) of `uses`, or 0.
+  size_t longestGap(const BufferUses &uses) const;
+
+  const Problem &problem;
+  const std::vector<TaskId> &order;
+  const LinkSpec &link;
+  std::vector<int32_t> position;
+  std::vector<double> prefix;
+  MemoryProfile base;
+  std::vector<BufferUses> candidates;
+  /// Index into candidates by buffer, or -1.
+  std::vector<int32_t> candidateOf;
+};
+} // namespace
+
+std::optional<SwapAlgorithm>
+mlir::memsched::scheduling::parseSwapAlgorithm(const std::string &name) {
+  if (name == "planned")
+    return SwapAlgorithm::Planned;
+  if (name == "size-idle")
+    return SwapAlgorithm::SizeIdle;
+  if (name == "everything")
+    return SwapAlgorithm::Everything;
+  return std::nullopt;
+}
+
+const char *mlir::memsched::scheduling::getSwapAlgorithmNames() {
+  return "planned, size-idle, everything";
+}
+
+const char *
+mlir::memsched::scheduling::getSwapAlgorithmName(SwapAlgorithm algorithm) {
+  switch (algorithm) {
+  case SwapAlgorithm::Planned:
+    return "planned";
+  case SwapAlgorithm::SizeIdle:
+    return "size-idle";
+  case SwapAlgorithm::Everything:
+    return "everything";
+  }
+  return "planned";
+}
+
+double SwapEvaluation::hiddenFraction() const {
+  if (transferSeconds <= 0)
+    return 1.0;
+  return std::clamp(1.0 - exposedSeconds() / transferSeconds, 0.0, 1.0);
+}
+
+double IssuedSwapProfile::hiddenFraction() const {
+  if (transferSeconds <= 0)
+    return 1.0;
+  double exposed = timeline.makespan - timeline.computeTime;
+  return std::clamp(1.0 - exposed / transferSeconds, 0.0, 1.0);
+}
+
+bool SwapContext::init(int64_t minBytes, std::string *error) {
+  std::optional<MemoryProfile> profile = simulateMemory(problem, order, error);
+  if (!profile)
+    return false;
+  base = std::move(*profile);
+  size_t n = order.size();
+  position.assign(n, 0);
+  prefix.assign(n + 1, 0.0);
+  for (size_t pos = 0; pos < n; ++pos) {
+    position[order[pos]] = static_cast<int32_t>(pos);
+    prefix[pos + 1] = prefix[pos] + problem.task(order[pos]).duration;
+  }
+
+  // Per buffer: (position, value read or kNoId for a write) events.
+  std::vector<std::vector<std::pair<int32_t, ValueId>>> events(
+      problem.numBuffers());
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const Value &value = problem.value(static_cast<ValueId>(id));
+    auto &list = events[value.buffer];
+    if (value.producer != kNoId)
+      list.push_back({position[value.producer], kNoId});
+    for (TaskId reader : value.consumers)
+      list.push_back({position[reader], static_cast<ValueId>(id)});
+  }
+  std::vector<bool> escaping = problem.escapingBuffers();
+  candidateOf.assign(problem.numBuffers(), -1);
+  for (size_t id = 0; id < problem.numBuffers(); ++id) {
+    const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
+    auto &list = events[id];
+    if (buffer.kind != BufferKind::Transient || escaping[id] ||
+        buffer.sizeBytes <= 0 || buffer.sizeBytes < minBytes || list.empty())
+      continue;
+    std::sort(list.begin(), list.end());
+    // The late part: the longest suffix of reads of one value; a position
+    // with a write or a read of another value ends it.
+    ValueId late = list.back().second;
+    if (late == kNoId)
+      continue;
+    size_t from = list.size();
+    while (from > 0 && list[from - 1].second == late)
+      --from;
+    // Events at the position where the suffix starts must all be in it.
+    while (from < list.size() && from > 0 &&
+           list[from - 1].first == list[from].first)
+      ++from;
+    if (from >= list.size())
+      continue;
+    const Value &value = problem.value(late);
+    if (value.definedBy == kNoId || value.sizeBytes <= 0)
+      continue;
+    BufferUses uses;
+    uses.buffer = static_cast<BufferId>(id);
+    uses.value = late;
+    uses.definer = position[value.definedBy];
+    for (const auto &event : list)
+      if (uses.events.empty() || uses.events.back() != event.first)
+        uses.events.push_back(event.first);
+    int32_t firstLate = list[from].first;
+    uses.lateFrom = static_cast<size_t>(
+        std::lower_bound(uses.events.begin(), uses.events.end(), firstLate) -
+        uses.events.begin());
+    // A gap needs an early use at or after the definer, before it.
+    size_t firstGap = std::max<size_t>(uses.lateFrom, 1);
+    while (firstGap < uses.events.size() &&
+           uses.events[firstGap - 1] < uses.definer)
+      ++firstGap;
+    if (firstGap >= uses.events.size())
+      continue;
+    uses.lateFrom = firstGap;
+    candidateOf[id] = static_cast<int32_t>(candidates.size());
+    candidates.push_back(std::move(uses));
+  }
+  return true;
+}
+
+size_t SwapContext::gapAround(const BufferUses &uses, int32_t step) const {
+  auto it = std::upper_bound(uses.events.begin(), uses.events.end(), step);
+  if (it == uses.events.begin() || it == uses.events.end())
+    return 0;
+  size_t gap = static_cast<size_t>(it - uses.events.begin());
+  if (gap < uses.lateFrom || uses.events[gap - 1] >= step)
+    return 0;
+  return gap;
+}
+
+size_t SwapContext::longestGap(const BufferUses &uses) const {
+  size_t best = 0;
+  double bestTime = -1;
+  for (size_t gap = uses.lateFrom; gap < uses.events.size(); ++gap) {
+    if (uses.events[gap] - uses.events[gap - 1] < 2)
+      continue;
+    double time = computeBetween(uses.events[gap - 1] + 1, uses.events[gap]);
+    if (time > bestTime) {
+      bestTime = time;
+      best = gap;
+    }
+  }
+  return best;
+}
+
+int32_t SwapContext::justInTimePrefetch(int32_t a, int32_t c,
+                                        int64_t bytes) const {
+  double needed = copySeconds(bytes, /*toDevice=*/true);
+  // The largest p in [a, c-1] with prefix[c] - prefix[p+1] >= needed.
+  double limit = prefix[c] - needed;
+  auto it =
+      std::upper_bound(prefix.begin() + a + 1, prefix.begin() + c + 1, limit);
+  int32_t p = static_cast<int32_t>(it - prefix.begin()) - 2;
+  return std::clamp(p, a, c - 1);
+}
+
+SwapDecision SwapContext::makeDecision(const BufferUses &uses, size_t gap,
+                                       int32_t prefetch) const {
+  SwapDecision decision;
+  decision.buffer = uses.buffer;
+  decision.value = uses.value;
+  decision.issueAfter = problem.value(uses.value).definedBy;
+  decision.lastEarlyUse = order[uses.events[gap - 1]];
+  decision.prefetchAfter = order[prefetch];
+  decision.firstLateUse = order[uses.events[gap]];
+  decision.lastLateUse = order[uses.events.back()];
+  return decision;
+}
+
+std::vector<CopyTask> mlir::memsched::scheduling::makeSwapCopies(
+    const Problem &problem, const std::vector<SwapDecision> &swaps) {
+  std::vector<CopyTask> copies;
+  copies.reserve(2 * swaps.size());
+  for (const SwapDecision &swap : swaps) {
+    int64_t bytes = problem.value(swap.value).sizeBytes;
+    CopyTask out;
+    out.bytes = bytes;
+    out.direction = CopyDirection::DeviceToHost;
+    out.issuedAfter = swap.issueAfter;
+    CopyTask in;
+    in.bytes = bytes;
+    in.direction = CopyDirection::HostToDevice;
+    in.issuedAfter = swap.prefetchAfter;
+    in.neededBy = swap.firstLateUse;
+    in.afterCopy = static_cast<int32_t>(copies.size());
+    copies.push_back(out);
+    copies.push_back(in);
+  }
+  return copies;
+}
+
+/// Sets peak fields of \p evaluation from its liveBytes.
+static void settlePeak(SwapEvaluation &evaluation) {
+  evaluation.peakTransientBytes = 0;
+  evaluation.peakStep = -1;
+  for (size_t step = 0; step < evaluation.liveBytes.size(); ++step)
+    if (evaluation.peakStep < 0 ||
+        evaluation.liveBytes[step] > evaluation.peakTransientBytes) {
+      evaluation.peakTransientBytes = evaluation.liveBytes[step];
+      evaluation.peakStep = static_cast<int32_t>(step);
+    }
+}
+
+/// First position whose task ends at or after \p time.
+static int32_t firstEndingAtOrAfter(const std::vector<double> &endAt,
+                                    double time) {
+  return static_cast<int32_t>(
+      std::lower_bound(endAt.begin(), endAt.end(), time) - endAt.begin());
+}
+
+std::optional<SwapEvaluation>
+SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
+                      std::string *error) const {
+  auto fail = [&](std::string message) -> std::optional<SwapEvaluation> {
+    if (error)
+      *error = std::move(message);
+    return std::nullopt;
+  };
+  int32_t n = static_cast<int32_t>(order.size());
+  for (const SwapDecision &swap : swaps) {
+    for (TaskId task : {swap.issueAfter, swap.lastEarlyUse, swap.prefetchAfter,
+                        swap.firstLateUse, swap.lastLateUse})
+      if (task < 0 || task >= n)
+        return fail("swap decision refers to an invalid task");
+    if (swap.buffer < 0 ||
+        static_cast<size_t>(swap.buffer) >= problem.numBuffers() ||
+        swap.value < 0 ||
+        static_cast<size_t>(swap.value) >= problem.numValues() ||
+        problem.value(swap.value).buffer != swap.buffer)
+      return fail("swap decision refers to an invalid buffer or value");
+    int32_t a = position[swap.lastEarlyUse], p = position[swap.prefetchAfter],
+            c = position[swap.firstLateUse], e = position[swap.lastLateUse];
+    if (!(position[swap.issueAfter] <= a && a <= p && p < c && c <= e))
+      return fail("swap decision for buffer #" + std::to_string(swap.buffer) +
+                  " is out of order (definer <= last early use <= prefetch < "
+                  "first late use <= last late use)");
+  }
+  std::vector<CopyTask> copies = makeSwapCopies(problem, swaps);
+  std::optional<Timeline> timeline =
+      simulateTime(problem, order, copies, link, error);
+  if (!timeline)
+    return std::nullopt;
+  std::vector<double> endAt(n);
+  for (int32_t pos = 0; pos < n; ++pos)
+    endAt[pos] = timeline->tasks[order[pos]].end;
+
+  SwapEvaluation evaluation;
+  std::vector<int64_t> delta(n + 1, 0);
+  for (size_t i = 0; i < swaps.size(); ++i) {
+    const SwapDecision &swap = swaps[i];
+    int32_t a = position[swap.lastEarlyUse], p = position[swap.prefetchAfter],
+            e = position[swap.lastLateUse];
+    int64_t held = problem.buffer(swap.buffer).sizeBytes;
+    int64_t bytes = problem.value(swap.value).sizeBytes;
+    int32_t holdEnd = std::min(
+        std::max(a, firstEndingAtOrAfter(endAt, timeline->copies[2 * i].end)),
+        e);
+    int32_t inFrom = p + 1;
+    delta[holdEnd + 1] -= held;
+    delta[e + 1] += held;
+    delta[inFrom] += bytes;
+    delta[e + 1] -= bytes;
+    evaluation.swapBytes += 2 * bytes;
+    for (size_t k = 2 * i; k <= 2 * i + 1; ++k)
+      evaluation.transferSeconds +=
+          timeline->copies[k].end - timeline->copies[k].start;
+  }
+  evaluation.liveBytes = base.liveBytes;
+  int64_t running = 0;
+  for (int32_t pos = 0; pos < n; ++pos) {
+    running += delta[pos];
+    evaluation.liveBytes[pos] += running;
+  }
+  settlePeak(evaluation);
+  evaluation.computeSeconds = timeline->computeTime;
+  evaluation.makespanSeconds = timeline->makespan;
+  return evaluation;
+}
+
+std::vector<SwapDecision>
+mlir::memsched::scheduling::findSwapCandidates(const Problem &problem,
+                                               const std::vector<TaskId> &order,
+                                               int64_t minBytes) {
+  LinkSpec link;
+  link.hostToDeviceBytesPerSecond = 1;
+  link.deviceToHostBytesPerSecond = 1;
+  SwapContext context(problem, order, link);
+  std::vector<SwapDecision> result;
+  if (!context.init(minBytes, nullptr))
+    return result;
+  for (const BufferUses &uses : context.candidates) {
+    size_t gap = context.longestGap(uses);
+    if (gap == 0)
+      continue;
+    result.push_back(context.makeDecision(uses, gap, uses.events[gap] - 1));
+  }
+  return result;
+}
+
+std::optional<SwapEvaluation> mlir::memsched::scheduling::evaluateSwaps(
+    const Problem &problem, const std::vector<TaskId> &order,
+    const std::vector<SwapDecision> &swaps, const LinkSpec &link,
+    std::string *error) {
+  SwapContext context(problem, order, link);
+  if (!context.init(0, error))
+    return std::nullopt;
+  return context.evaluate(swaps, error);
+}
+
+namespace {
+/// Whether \p a is a better plan outcome than \p b under \p budget.
+bool isBetter(const SwapEvaluation &a, const SwapEvaluation &b,
+              int64_t budget) {
+  bool aFits = a.peakTransientBytes <= budget;
+  bool bFits = b.peakTransientBytes <= budget;
+  if (aFits != bFits)
+    return aFits;
+  if (!aFits)
+    return a.peakTransientBytes < b.peakTransientBytes;
+  if (a.makespanSeconds != b.makespanSeconds)
+    return a.makespanSeconds < b.makespanSeconds;
+  return a.swapBytes < b.swapBytes;
+}
+
+/// The peak-directed planner with its refinement.
+class PlannedSwaps {
+public:
+  PlannedSwaps(const SwapContext &context, const SwapOptions &options,
+               Clock::time_point start)
+      : context(context), options(options), start(start) {}
+
+  bool run(SwapPlan &plan, std::string *error);
+
+private:
+  bool refine(std::vector<SwapDecision> &swaps, SwapEvaluation &current,
+              std::string *error);
+
+  const SwapContext &context;
+  const SwapOptions &options;
+  Clock::time_point start;
+};
+} // namespace
+
+bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
+  int64_t budget = options.budgetTransientBytes;
+  std::vector<SwapDecision> swaps;
+  std::optional<SwapEvaluation> current = context.evaluate(swaps, error);
+  if (!current)
+    return false;
+  std::vector<bool> used(context.candidates.size(), false);
+  int64_t smallest = current->peakTransientBytes;
+  while (current->peakTransientBytes > budget) {
+    int32_t k = current->peakStep;
+    // The last over-budget step at or before each step.
+    std::vector<int32_t> lastOverUpTo(current->liveBytes.size(), -1);
+    for (size_t step = 0; step < lastOverUpTo.size(); ++step)
+      lastOverUpTo[step] = current->liveBytes[step] > budget
+                               ? static_cast<int32_t>(step)
+                               : (step ? lastOverUpTo[step - 1] : -1);
+    int32_t bestCandidate = -1;
+    size_t bestGap = 0;
+    int32_t bestPrefetch = 0;
+    double bestScore = std::numeric_limits<double>::infinity();
+    int64_t bestBytes = 0;
+    for (size_t index = 0; index < context.candidates.size(); ++index) {
+      if (used[index])
+        continue;
+      const BufferUses &uses = context.candidates[index];
+      size_t gap = context.gapAround(uses, k);
+      if (gap == 0)
+        continue;
+      int32_t a = uses.events[gap - 1], c = uses.events[gap];
+      int64_t bytes = context.valueBytes(uses.value);
+      int64_t freed = context.problem.buffer(uses.buffer).sizeBytes;
+      // The copy out must be done by the time step k starts, or the swap
+      // frees nothing there.
+      double outTime = context.copySeconds(bytes, /*toDevice=*/false);
+      if (context.computeBetween(uses.definer + 1, k) < outTime)
+        continue;
+      double exposed = 0.0;
+      // Prefetching before a later step of the gap that is over budget too
+      // would hold the copy there.
+      int32_t lastOver = std::max(k, lastOverUpTo[c - 1]);
+      int32_t prefetch =
+          std::max(context.justInTimePrefetch(a, c, bytes), lastOver);
+      double inTime = context.copySeconds(bytes, /*toDevice=*/true);
+      exposed +=
+          std::max(0.0, inTime - context.computeBetween(prefetch + 1, c));
+      double score = exposed / static_cast<double>(freed);
+      if (score < bestScore || (score == bestScore && freed > bestBytes)) {
+        bestScore = score;
+        bestBytes = freed;
+        bestCandidate = static_cast<int32_t>(index);
+        bestGap = gap;
+        bestPrefetch = prefetch;
+      }
+    }
+    if (bestCandidate < 0)
+      break;
+    used[bestCandidate] = true;
+    swaps.push_back(context.makeDecision(context.candidates[bestCandidate],
+                                         bestGap, bestPrefetch));
+    std::optional<SwapEvaluation> next = context.evaluate(swaps, error);
+    if (!next)
+      return false;
+    current = std::move(next);
+    smallest = std::min(smallest, current->peakTransientBytes);
+  }
+  plan.smallestPeakTransient = smallest;
+  if (current->peakTransientBytes <= budget && !refine(swaps, *current, error))
+    return false;
+  plan.swaps = std::move(swaps);
+  plan.after = std::move(*current);
+  return true;
+}
+
+bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
+                          SwapEvaluation &current, std::string *error) {
+  int64_t budget = options.budgetTransientBytes;
+  // Drop what the budget does not need, latest choice first.
+  for (size_t i = swaps.size(); i-- > 0;) {
+    if (secondsSince(start) > options.timeLimitSeconds)
+      return true;
+    std::vector<SwapDecision> trial = swaps;
+    trial.erase(trial.begin() + static_cast<std::ptrdiff_t>(i));
+    std::optional<SwapEvaluation> next = context.evaluate(trial, error);
+    if (!next)
+      return false;
+    if (next->peakTransientBytes <= budget &&
+        next->makespanSeconds <= current.makespanSeconds + 1e-15) {
+      swaps = std::move(trial);
+      current = std::move(*next);
+    }
+  }
+  // Move stalling prefetches earlier while the budget allows: try halving
+  // distances towards the gap's start and keep the best.
+  for (size_t i = 0; i < swaps.size(); ++i) {
+    if (current.exposedSeconds() <= 0)
+      break;
+    if (secondsSince(start) > options.timeLimitSeconds)
+      return true;
+    int32_t a = context.position[swaps[i].lastEarlyUse];
+    int32_t p = context.position[swaps[i].prefetchAfter];
+    std::vector<int32_t> tries;
+    for (int32_t step = 1; p - step > a; step *= 2)
+      tries.push_back(p - step);
+    if (p > a)
+      tries.push_back(a);
+    for (int32_t earlier : tries) {
+      std::vector<SwapDecision> trial = swaps;
+      trial[i].prefetchAfter = context.order[earlier];
+      std::optional<SwapEvaluation> next = context.evaluate(trial, error);
+      if (!next)
+        return false;
+      if (next->peakTransientBytes <= budget &&
+          next->makespanSeconds < current.makespanSeconds - 1e-15) {
+        swaps = std::move(trial);
+        current = std::move(*next);
+      }
+    }
+  }
+  return true;
+}
+
+std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
+    const Problem &problem, const std::vector<TaskId> &order,
+    const SwapOptions &options, std::string *error) {
+  auto fail = [&](std::string message) -> std::optional<SwapPlan> {
+    if (error)
+      *error = std::move(message);
+    return std::nullopt;
+  };
+  Clock::time_point start = Clock::now();
+  if (!(options.link.hostToDeviceBytesPerSecond > 0) ||
+      !(options.link.deviceToHostBytesPerSecond > 0))
+    return fail("swap planning needs positive host link bandwidths in both "
+                "directions");
+  if (options.budgetTransientBytes < 0)
+    return fail("the transient budget must not be negative");
+  SwapContext context(problem, order, options.link);
+  if (!context.init(options.minBytes, error))
+    return std::nullopt;
+  SwapPlan plan;
+  plan.algorithm = getSwapAlgorithmName(options.algorithm);
+  plan.numCandidates = static_cast<int64_t>(context.candidates.size());
+  std::optional<SwapEvaluation> before = context.evaluate({}, error);
+  if (!before)
+    return std::nullopt;
+  plan.before = *before;
+  int64_t budget = options.budgetTransientBytes;
+
+  switch (options.algorithm) {
+  case SwapAlgorithm::Planned: {
+    PlannedSwaps planner(context, options, start);
+    if (!planner.run(plan, error))
+      return std::nullopt;
+    break;
+  }
+  case SwapAlgorithm::SizeIdle: {
+    struct Ranked {
+      double score;
+      size_t index;
+      size_t gap;
+    };
+    std::vector<Ranked> ranked;
+    for (size_t index = 0; index < context.candidates.size(); ++index) {
+      const BufferUses &uses = context.candidates[index];
+      size_t gap = context.longestGap(uses);
+      if (gap == 0)
+        continue;
+      double idle =
+          context.computeBetween(uses.events[gap - 1] + 1, uses.events[gap]);
+      ranked.push_back(
+          {idle * static_cast<double>(context.valueBytes(uses.value)), index,
+           gap});
+    }
+    std::stable_sort(
+        ranked.begin(), ranked.end(),
+        [](const Ranked &x, const Ranked &y) { return x.score > y.score; });
+    std::vector<SwapDecision> swaps, bestSwaps;
+    SwapEvaluation current = *before, best = *before;
+    int64_t smallest = current.peakTransientBytes;
+    for (const Ranked &entry : ranked) {
+      if (current.peakTransientBytes <= budget)
+        break;
+      const BufferUses &uses = context.candidates[entry.index];
+      int32_t a = uses.events[entry.gap - 1], c = uses.events[entry.gap];
+      swaps.push_back(context.makeDecision(
+          uses, entry.gap,
+          context.justInTimePrefetch(a, c, context.valueBytes(uses.value))));
+      std::optional<SwapEvaluation> next = context.evaluate(swaps, error);
+      if (!next)
+        return std::nullopt;
+      current = std::move(*next);
+      smallest = std::min(smallest, current.peakTransientBytes);
+      if (isBetter(current, best, budget)) {
+        best = current;
+        bestSwaps = swaps;
+      }
+    }
+    // The best prefix, not the last: when the budget is missed, later swaps
+    // may have raised the peak again.
+    plan.swaps = std::move(bestSwaps);
+    plan.after = std::move(best);
+    plan.smallestPeakTransient = smallest;
+    break;
+  }
+  case SwapAlgorithm::Everything: {
+    std::vector<SwapDecision> swaps;
+    for (const BufferUses &uses : context.candidates) {
+      size_t gap = context.longestGap(uses);
+      if (gap == 0)
+        continue;
+      int32_t a = uses.events[gap - 1], c = uses.events[gap];
+      // One task ahead, but never at the gap's start: the swap-in would
+      // then coexist with the buffer it replaces.
+      swaps.push_back(context.makeDecision(uses, gap, std::max(a + 1, c - 2)));
+    }
+    std::optional<SwapEvaluation> after = context.evaluate(swaps, error);
+    if (!after)
+      return std::nullopt;
+    plan.swaps = std::move(swaps);
+    plan.after = std::move(*after);
+    plan.smallestPeakTransient = plan.after.peakTransientBytes;
+    break;
+  }
+  }
+  plan.withinBudget = plan.after.peakTransientBytes <= budget;
+  plan.solveSeconds = secondsSince(start);
+  return plan;
+}
+
+std::optional<SwapPlan> mlir::memsched::scheduling::planSwapExhaustive(
+    const Problem &problem, const std::vector<TaskId> &order,
+    const SwapOptions &options, size_t maxCandidates, std::string *error) {
+  Clock::time_point start = Clock::now();
+  SwapContext context(problem, order, options.link);
+  if (!context.init(options.minBytes, error))
+    return std::nullopt;
+  // Every candidate gap (not only the longest) of every buffer.
+  struct Choice {
+    size_t candidate;
+    size_t gap;
+  };
+  std::vector<Choice> choices;
+  for (size_t index = 0; index < context.candidates.size(); ++index) {
+    const BufferUses &uses = context.candidates[index];
+    for (size_t gap = uses.lateFrom; gap < uses.events.size(); ++gap)
+      if (uses.events[gap] - uses.events[gap - 1] >= 2)
+        choices.push_back({index, gap});
+  }
+  if (choices.size() > maxCandidates)
+    choices.resize(maxCandidates);
+  SwapPlan plan;
+  plan.algorithm = "exhaustive";
+  plan.numCandidates = static_cast<int64_t>(choices.size());
+  std::optional<SwapEvaluation> before = context.evaluate({}, error);
+  if (!before)
+    return std::nullopt;
+  plan.before = *before;
+  plan.after = *before;
+  plan.smallestPeakTransient = before->peakTransientBytes;
+  int64_t budget = options.budgetTransientBytes;
+
+  std::vector<SwapDecision> swaps;
+  bool failed = false;
+  // Depth-first over choices: skip, or take with each prefetch position
+  // (one gap per buffer).
+  std::vector<bool> bufferTaken(problem.numBuffers(), false);
+  std::function<void(size_t)> visit = [&](size_t next) {
+    if (failed)
+      return;
+    if (next == choices.size()) {
+      std::optional<SwapEvaluation> evaluation = context.evaluate(swaps, error);
+      if (!evaluation) {
+        failed = true;
+        return;
+      }
+      plan.smallestPeakTransient =
+          std::min(plan.smallestPeakTransient, evaluation->peakTransientBytes);
+      if (isBetter(*evaluation, plan.after, budget)) {
+        plan.after = std::move(*evaluation);
+        plan.swaps = swaps;
+      }
+      return;
+    }
+    visit(next + 1);
+    const Choice &choice = choices[next];
+    const BufferUses &uses = context.candidates[choice.candidate];
+    if (bufferTaken[uses.buffer])
+      return;
+    bufferTaken[uses.buffer] = true;
+    int32_t a = uses.events[choice.gap - 1], c = uses.events[choice.gap];
+    for (int32_t p = a; p < c; ++p) {
+      swaps.push_back(context.makeDecision(uses, choice.gap, p));
+      visit(next + 1);
+      swaps.pop_back();
+    }
+    bufferTaken[uses.buffer] = false;
+  };
+  visit(0);
+  if (failed)
+    return std::nullopt;
+  plan.withinBudget = plan.after.peakTransientBytes <= budget;
+  plan.solveSeconds = secondsSince(start);
+  return plan;
+}
+
+std::optional<IssuedSwapProfile>
+mlir::memsched::scheduling::simulateIssuedSwaps(
+    const Problem &problem, const std::vector<TaskId> &order,
+    const std::vector<IssuedSwapOut> &outs,
+    const std::vector<IssuedSwapIn> &ins, const LinkSpec &link,
+    std::string *error) {
+  auto fail = [&](std::string message) -> std::optional<IssuedSwapProfile> {
+    if (error)
+      *error = std::move(message);
+    return std::nullopt;
+  };
+  std::optional<MemoryProfile> profile = simulateMemory(problem, order, error);
+  if (!profile)
+    return std::nullopt;
+  std::vector<CopyTask> copies;
+  for (const IssuedSwapOut &out : outs) {
+    if (out.buffer < 0 ||
+        static_cast<size_t>(out.buffer) >= problem.numBuffers())
+      return fail("swap-out refers to an invalid buffer");
+    CopyTask copy;
+    copy.name = problem.task(out.task).name;
+    copy.bytes = out.bytes;
+    copy.direction = CopyDirection::DeviceToHost;
+    copy.issuedAfter = out.task;
+    copies.push_back(copy);
+  }
+  for (const IssuedSwapIn &in : ins) {
+    if (in.swapOut < 0 || static_cast<size_t>(in.swapOut) >= outs.size())
+      return fail("swap-in refers to an invalid swap-out");
+    CopyTask copy;
+    copy.name = problem.task(in.task).name;
+    copy.bytes = in.bytes;
+    copy.direction = CopyDirection::HostToDevice;
+    copy.issuedAfter = in.task;
+    copy.neededBy = in.neededBy;
+    copy.afterCopy = in.swapOut;
+    copies.push_back(copy);
+  }
+  std::optional<Timeline> timeline =
+      simulateTime(problem, order, copies, link, error);
+  if (!timeline)
+    return std::nullopt;
+  int32_t n = static_cast<int32_t>(order.size());
+  std::vector<double> endAt(n);
+  for (int32_t pos = 0; pos < n; ++pos)
+    endAt[pos] = timeline->tasks[order[pos]].end;
+
+  IssuedSwapProfile result;
+  std::vector<bool> escaping = problem.escapingBuffers();
+  std::vector<int64_t> delta(n + 1, 0);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const IssuedSwapOut &out = outs[i];
+    BufferLifetime &lifetime = profile->lifetimes[out.buffer];
+    const Buffer &buffer = problem.buffer(out.buffer);
+    if (buffer.kind != BufferKind::Transient || escaping[out.buffer] ||
+        !lifetime.isLive())
+      continue;
+    int32_t holdEnd = std::max(
+        lifetime.end, firstEndingAtOrAfter(endAt, timeline->copies[i].end));
+    holdEnd = std::min(holdEnd, n - 1);
+    if (holdEnd > lifetime.end) {
+      delta[lifetime.end + 1] += buffer.sizeBytes;
+      delta[holdEnd + 1] -= buffer.sizeBytes;
+      lifetime.end = holdEnd;
+    }
+  }
+  int64_t running = 0;
+  profile->peakTransientBytes = 0;
+  profile->maxLiveBytes = 0;
+  profile->peakStep = n > 0 ? 0 : -1;
+  for (int32_t pos = 0; pos < n; ++pos) {
+    running += delta[pos];
+    profile->liveBytes[pos] += running;
+    profile->liveBufferBytes[pos] += running;
+    if (profile->liveBytes[pos] > profile->peakTransientBytes) {
+      profile->peakTransientBytes = profile->liveBytes[pos];
+      profile->peakStep = pos;
+    }
+    profile->maxLiveBytes =
+        std::max(profile->maxLiveBytes, profile->liveBufferBytes[pos]);
+  }
+  for (size_t i = 0; i < copies.size(); ++i) {
+    result.transferSeconds +=
+        timeline->copies[i].end - timeline->copies[i].start;
+    result.swapBytes += copies[i].bytes;
+  }
+  result.profile = std::move(*profile);
+  result.timeline = std::move(*timeline);
+  return result;
+}
+
+std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
+    const Problem &problem, const std::vector<TaskId> &order,
+    const std::vector<SwapDecision> &swaps, std::string *error) {
+  auto fail = [&](std::string message) -> std::optional<AppliedSwaps> {
+    if (error)
+      *error = std::move(message);
+    return std::nullopt;
+  };
+  size_t n = order.size();
+  if (n != problem.numTasks())
+    return fail("the order does not cover every task");
+  std::vector<int32_t> position(n);
+  for (size_t pos = 0; pos < n; ++pos)
+    position[order[pos]] = static_cast<int32_t>(pos);
+  AppliedSwaps applied;
+  applied.problem = problem;
+  Problem &result = applied.problem;
+  // Tasks to run right after each position, in insertion order.
+  std::vector<std::vector<TaskId>> after(n);
+  for (size_t i = 0; i < swaps.size(); ++i) {
+    const SwapDecision &swap = swaps[i];
+    if (swap.value < 0 ||
+        static_cast<size_t>(swap.value) >= problem.numValues())
+      return fail("swap decision refers to an invalid value");
+    int64_t bytes = problem.value(swap.value).sizeBytes;
+    Task outTask;
+    outTask.name = "swap_out";
+    TaskId out = result.addTask(outTask);
+    Task inTask;
+    inTask.name = "swap_in";
+    TaskId in = result.addTask(inTask);
+    Buffer host;
+    host.name = "host";
+    BufferId hostBuffer = result.addBuffer(host);
+    Value hostValue;
+    hostValue.buffer = hostBuffer;
+    hostValue.producer = out;
+    hostValue.definedBy = out;
+    ValueId hostId = result.addValue(hostValue);
+    result.addConsumer(swap.value, out);
+    result.addConsumer(hostId, in);
+    Buffer device;
+    device.name = "swapped_in";
+    device.sizeBytes = bytes;
+    BufferId deviceBuffer = result.addBuffer(device);
+    Value swapped;
+    swapped.sizeBytes = bytes;
+    swapped.buffer = deviceBuffer;
+    swapped.producer = in;
+    swapped.definedBy = in;
+    ValueId swappedId = result.addValue(swapped);
+    int32_t firstLate = position[swap.firstLateUse];
+    std::vector<TaskId> &readers = result.value(swap.value).consumers;
+    std::vector<TaskId> early;
+    for (TaskId reader : readers) {
+      if (reader < static_cast<TaskId>(n) && position[reader] >= firstLate)
+        result.value(swappedId).consumers.push_back(reader);
+      else
+        early.push_back(reader);
+    }
+    result.value(swap.value).consumers = std::move(early);
+    after[position[swap.issueAfter]].push_back(out);
+    after[position[swap.prefetchAfter]].push_back(in);
+    applied.outs.push_back({out, swap.buffer, bytes});
+    applied.ins.push_back(
+        {in, static_cast<int32_t>(i), swap.firstLateUse, bytes});
+  }
+  // Swap-outs at a position run before swap-ins there (a swap-in never
+  // precedes its own swap-out).
+  for (size_t pos = 0; pos < n; ++pos) {
+    applied.order.push_back(order[pos]);
+    std::stable_sort(after[pos].begin(), after[pos].end(),
+                     [&](TaskId x, TaskId y) {
+                       return (result.task(x).name == "swap_out") >
+                              (result.task(y).name == "swap_out");
+                     });
+    for (TaskId task : after[pos])
+      applied.order.push_back(task);
+  }
+  return applied;
+}

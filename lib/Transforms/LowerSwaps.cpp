@@ -1,0 +1,186 @@
+//===- LowerSwaps.cpp - memsched-lower-swaps pass ---------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file lowers memsched.swap_out / memsched.swap_in to copies into a
+// host arena, before bufferization: synchronous copies on CPU (results stay
+// bit-identical and bufferization frees each device buffer after its last
+// use), asynchronous gpu.memcpy on the copy streams with tokens on GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Dialect/Memsched/IR/MemschedOps.h"
+#include "memsched/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::memsched {
+#define GEN_PASS_DEF_MEMSCHEDLOWERSWAPSPASS
+#include "memsched/Transforms/Passes.h.inc"
+} // namespace mlir::memsched
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+/// Host slots are aligned for vector loads and DMA.
+static constexpr int64_t kHostSlotAlignment = 64;
+
+namespace {
+struct LowerSwapsPass
+    : public memsched::impl::MemschedLowerSwapsPassBase<LowerSwapsPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult lowerFunction(func::FuncOp func, SymbolTable &symbols,
+                              bool toGpu);
+};
+} // namespace
+
+/// The memref type a slot is viewed as: the tensor's shape and element type,
+/// identity layout.
+static MemRefType getSlotType(RankedTensorType type) {
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
+                                            SymbolTable &symbols, bool toGpu) {
+  SmallVector<SwapOutOp> outs;
+  SmallVector<SwapInOp> ins;
+  func.walk([&](Operation *op) {
+    if (auto out = dyn_cast<SwapOutOp>(op))
+      outs.push_back(out);
+    else if (auto in = dyn_cast<SwapInOp>(op))
+      ins.push_back(in);
+  });
+  if (outs.empty())
+    return success();
+  if (!func.getBody().hasOneBlock()) {
+    func.emitError() << "memsched-lower-swaps handles single-block functions "
+                        "only";
+    return failure();
+  }
+  // One slot per swap-out for the whole call: the host arena is cheap next
+  // to device memory, and slots never alias.
+  DenseMap<Operation *, int64_t> offsetOf;
+  int64_t arenaBytes = 0;
+  for (SwapOutOp out : outs) {
+    RankedTensorType type = out.getSource().getType();
+    std::optional<int64_t> bytes = getStorageBytes(type);
+    if (!bytes) {
+      out.emitError() << "memsched-lower-swaps cannot size " << type;
+      return failure();
+    }
+    offsetOf[out] = arenaBytes;
+    arenaBytes +=
+        llvm::alignTo(std::max<int64_t>(*bytes, 1), kHostSlotAlignment);
+  }
+
+  MLIRContext *context = func.getContext();
+  Location loc = func.getLoc();
+  auto arenaType = MemRefType::get({arenaBytes}, IntegerType::get(context, 8));
+  OpBuilder moduleBuilder(func);
+  auto global = memref::GlobalOp::create(
+      moduleBuilder, loc, ("__memsched_host_arena_" + func.getSymName()).str(),
+      moduleBuilder.getStringAttr("private"), arenaType, Attribute(),
+      /*constant=*/false, moduleBuilder.getI64IntegerAttr(kHostSlotAlignment));
+  symbols.insert(global);
+
+  Block &entry = func.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  Value arena =
+      memref::GetGlobalOp::create(builder, loc, arenaType, global.getSymName());
+  if (toGpu) {
+    // Pinned memory, so that the copies are truly asynchronous.
+    auto unranked = UnrankedMemRefType::get(IntegerType::get(context, 8), 0);
+    Value cast = memref::CastOp::create(builder, loc, unranked, arena);
+    gpu::HostRegisterOp::create(builder, loc, cast);
+  }
+  auto viewSlot = [&](OpBuilder &b, Location at, SwapOutOp out) {
+    Value offset = arith::ConstantIndexOp::create(b, at, offsetOf.lookup(out));
+    return memref::ViewOp::create(b, at, getSlotType(out.getSource().getType()),
+                                  arena, offset, ValueRange())
+        .getResult();
+  };
+
+  auto tokenType = gpu::AsyncTokenType::get(context);
+  DenseMap<Operation *, Value> outToken;
+  for (SwapOutOp out : outs) {
+    OpBuilder b(out);
+    Location at = out.getLoc();
+    Value slot = viewSlot(b, at, out);
+    if (!toGpu) {
+      auto copy = bufferization::MaterializeInDestinationOp::create(
+          b, at, TypeRange(), out.getSource(), slot);
+      copy.setRestrict(true);
+      copy.setWritable(true);
+      continue;
+    }
+    Value source = bufferization::ToBufferOp::create(
+        b, at, getSlotType(out.getSource().getType()), out.getSource(),
+        /*readOnly=*/true);
+    outToken[out] =
+        gpu::MemcpyOp::create(b, at, tokenType, ValueRange(), slot, source)
+            .getAsyncToken();
+  }
+  for (SwapInOp in : ins) {
+    auto out = in.getSource().getDefiningOp<SwapOutOp>();
+    OpBuilder b(in);
+    Location at = in.getLoc();
+    Value slot = viewSlot(b, at, out);
+    RankedTensorType type = in.getType();
+    if (!toGpu) {
+      Value host = bufferization::ToTensorOp::create(b, at, type, slot,
+                                                     /*restrict=*/true);
+      Value empty = tensor::EmptyOp::create(b, at, type.getShape(),
+                                            type.getElementType());
+      Value copy = linalg::CopyOp::create(b, at, host, empty).getResult(0);
+      in.getResult().replaceAllUsesWith(copy);
+      continue;
+    }
+    MemRefType slotType = getSlotType(type);
+    auto alloc = gpu::AllocOp::create(b, at, slotType, tokenType,
+                                      ValueRange{outToken.lookup(out)},
+                                      ValueRange(), ValueRange());
+    Value copied = gpu::MemcpyOp::create(b, at, tokenType,
+                                         ValueRange{alloc.getAsyncToken()},
+                                         alloc.getMemref(), slot)
+                       .getAsyncToken();
+    // Compute waits for the copy only right before the first reader.
+    Operation *firstReader = nullptr;
+    for (Operation *user : in.getResult().getUsers()) {
+      Operation *reader = entry.findAncestorOpInBlock(*user);
+      if (reader && (!firstReader || reader->isBeforeInBlock(firstReader)))
+        firstReader = reader;
+    }
+    OpBuilder waitBuilder(firstReader ? firstReader : entry.getTerminator());
+    gpu::WaitOp::create(waitBuilder, at, Type(), ValueRange{copied});
+    Value tensor = bufferization::ToTensorOp::create(
+        waitBuilder, at, type, alloc.getMemref(), /*restrict=*/true);
+    in.getResult().replaceAllUsesWith(tensor);
+  }
+  for (SwapInOp in : ins)
+    in.erase();
+  for (SwapOutOp out : outs)
+    out.erase();
+  return success();
+}
+
+void LowerSwapsPass::runOnOperation() {
+  if (target != "cpu" && target != "gpu") {
+    getOperation().emitError() << "memsched-lower-swaps: unknown target '"
+                               << target << "'; expected cpu or gpu";
+    return signalPassFailure();
+  }
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  for (func::FuncOp func : funcs)
+    if (failed(lowerFunction(func, symbols, target == "gpu")))
+      return signalPassFailure();
+}

@@ -1,0 +1,55 @@
+//===- SwapRewrite.h - Applying swap plans to functions ---------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shared by memsched-swap and memsched-fit: writing a swap plan into a
+// function as memsched.swap_out / memsched.swap_in ops, and the checks on a
+// budget both passes make before planning.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_LIB_TRANSFORMS_SWAPREWRITE_H
+#define MEMSCHED_LIB_TRANSFORMS_SWAPREWRITE_H
+
+#include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Scheduling/Remat.h"
+#include "memsched/Scheduling/Swap.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::memsched {
+
+/// Inserts the swaps of \p swaps into \p work, a copy of the function
+/// \p graph was built from (in program order); \p mapping maps the
+/// original's values and ops to the copy's.
+void applySwapDecisions(const TensorGraph &graph,
+                        const std::vector<scheduling::SwapDecision> &swaps,
+                        const IRMapping &mapping);
+
+/// Emits an error on \p func and returns failure if \p budgetBytes is below
+/// the resident memory or below the largest single op's working set
+/// (resident + the transient buffers the op touches + its workspace), which
+/// neither recomputation nor swapping can lower.
+LogicalResult checkBudgetIsAboveWorkingSets(func::FuncOp func,
+                                            const TensorGraph &graph,
+                                            int64_t residentBytes,
+                                            int64_t budgetBytes,
+                                            StringRef passName);
+
+/// Clones and redirects as \p plan says in \p work, a copy of the function
+/// \p graph was built from (defined in Remat.cpp).
+void applyRematPlan(const TensorGraph &graph, const scheduling::RematPlan &plan,
+                    const IRMapping &mapping);
+
+/// Gives every tensor.empty of \p func a distinct memsched.allocation
+/// number, so CSE cannot merge allocations planned apart.
+void numberAllocations(func::FuncOp func);
+
+/// Whether \p func already contains swap ops.
+bool hasSwapOps(func::FuncOp func);
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_LIB_TRANSFORMS_SWAPREWRITE_H
