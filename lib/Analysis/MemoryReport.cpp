@@ -185,6 +185,11 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     if (llvm::json::Object *object = value.getAsObject())
       report.swap = std::move(*object);
   }
+  if (auto fit = func->getAttrOfType<DictionaryAttr>(kFitAttrName)) {
+    llvm::json::Value value = attributeToJSON(fit);
+    if (llvm::json::Object *object = value.getAsObject())
+      report.fit = std::move(*object);
+  }
   return report;
 }
 
@@ -261,6 +266,8 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["swap_hidden_fraction"] = report.swapHiddenFraction;
   if (!report.swap.empty())
     object["swap"] = llvm::json::Object(report.swap);
+  if (!report.fit.empty())
+    object["fit"] = llvm::json::Object(report.fit);
   if (options.includeTimeline) {
     llvm::json::Array ops, starts, ends, live;
     for (size_t step = 0; step < report.stepNames.size(); ++step) {

@@ -630,8 +630,10 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
   }
   case SwapAlgorithm::Everything: {
     std::vector<SwapDecision> swaps;
+    // vDNN offloads what the forward pass saves for the backward pass:
+    // here, every candidate idle across the peak step without swaps.
     for (const BufferUses &uses : context.candidates) {
-      size_t gap = context.longestGap(uses);
+      size_t gap = context.gapAround(uses, before->peakStep);
       if (gap == 0)
         continue;
       int32_t a = uses.events[gap - 1], c = uses.events[gap];

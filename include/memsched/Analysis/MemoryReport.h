@@ -73,6 +73,8 @@ struct FunctionReport {
   llvm::json::Object remat;
   /// The `memsched.swap` dictionary memsched-swap left on the function.
   llvm::json::Object swap;
+  /// The `memsched.fit` dictionary memsched-fit left on the function.
+  llvm::json::Object fit;
   /// resident + arena + escaping: the device memory the function needs
   /// after buffer planning.
   int64_t plannedBytes() const {

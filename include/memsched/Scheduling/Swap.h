@@ -30,8 +30,9 @@
 //  - `size-idle`: the greedy rule of TFLMS/Capuchin-style planners: rank the
 //    candidates by bytes times idle time and swap in that order until the
 //    budget holds, prefetched just in time.
-//  - `everything`: vDNN: swap every candidate, each prefetched one task
-//    before its first late reader; ignores the budget.
+//  - `everything`: vDNN: swap every candidate idle across the peak step
+//    (what the forward pass keeps for the backward pass), each prefetched
+//    one task before its first late reader; ignores the budget.
 //
 //===----------------------------------------------------------------------===//
 

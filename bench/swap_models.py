@@ -1,0 +1,150 @@
+"""Swapping and the joint remat + swap plan on the model zoo.
+
+For each model, device and budget (a fraction of the peak after
+memsched-reorder, given to memsched-fit as an absolute size so every
+variant gets the same bound), side by side in one run:
+
+  remat    memsched-fit allow-swap=false   (recomputation only)
+  swap     memsched-fit allow-remat=false  (swapping only, our planner)
+  joint    memsched-fit                    (remat-only, swap-only and joint
+                                            plans compared, the fastest kept)
+  vdnn     memsched-swap algorithm=everything (swap every candidate,
+                                            prefetch one op ahead; no budget)
+
+Each cell is the modelled step time relative to the reordered step without
+remat or swap (1.000 = no overhead), or "-" where the variant cannot meet the
+budget. For swap and joint, the share of copy time hidden behind compute is
+given too. The footprint checked against the budget is max(modelled peak,
+resident + planned arena). All figures come from memsched-report's JSON on
+the rewritten function (modelled_time_s, swap_hidden_fraction, ...), on the
+two-stream time model of the project guide with each device's host-link
+bandwidths (h100: 55 GB/s per direction, a100-80gb: 25 GB/s).
+
+Usage: python3 bench/swap_models.py [--build build] [--models a,b]
+       [--fractions 0.9,0.7,0.5,0.3] [--devices h100,a100-80gb] [--jobs 2]
+"""
+import argparse
+import concurrent.futures
+import gzip
+import json
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "vit_b_16", "gpt"]
+FRACTIONS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
+DEVICES = ["h100", "a100-80gb"]
+
+
+def report(opt, path, passes):
+    command = [opt, path, "-mlir-print-op-on-diagnostic=false"] + passes + [
+        "-memsched-report=format=json", "-o", os.devnull]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    return json.loads(done.stdout)["functions"][0]
+
+
+def footprint(function):
+    return max(function["peak_bytes"],
+               function["resident_bytes"] + function["arena_bytes"])
+
+
+def measure(opt, path, device, fraction, base):
+    """All variants at one budget: {variant: figures or None}."""
+    budget = int(fraction * base["peak_bytes"])
+    reorder = f"-memsched-reorder=device={device}"
+    results = {}
+    for variant, flags in [("remat", "allow-swap=false"),
+                           ("swap", "allow-remat=false"), ("joint", "")]:
+        function = report(opt, path, [
+            reorder, f"-memsched-fit=budget={budget}B device={device} {flags}"])
+        if function is None:
+            results[variant] = None
+            continue
+        results[variant] = {
+            "time": function["modeled_time_s"] / base["modeled_time_s"],
+            "footprint": footprint(function),
+            "transient": footprint(function) - function["resident_bytes"],
+            "hidden": function["swap_hidden_fraction"],
+            "swap_bytes": function["swap_bytes"],
+            "chosen": function.get("fit", {}).get("chosen", "none"),
+        }
+    return fraction, budget, results
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--fractions",
+                        default=",".join(str(f) for f in FRACTIONS))
+    parser.add_argument("--devices", default=",".join(DEVICES))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", help="also write every figure here")
+    args = parser.parse_args()
+    opt = os.path.join(args.build, "bin", "memsched-opt")
+    fractions = [float(f) for f in args.fractions.split(",")]
+    everything = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for model in args.models.split(","):
+            path = os.path.join(scratch, model + ".mlir")
+            with gzip.open(os.path.join(ROOT, "bench", "models",
+                                        model + ".mlir.gz"), "rt") as source:
+                with open(path, "w") as target:
+                    target.write(source.read())
+            for device in args.devices.split(","):
+                reorder = f"-memsched-reorder=device={device}"
+                base = report(opt, path, [reorder])
+                vdnn = report(opt, path, [
+                    reorder,
+                    f"-memsched-swap=algorithm=everything device={device}"])
+                with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+                    rows = list(pool.map(
+                        lambda f: measure(opt, path, device, f, base),
+                        fractions))
+                print(f"\n### {model} on {device}: peak after reorder "
+                      f"{base['peak_bytes'] / 2**20:.1f} MiB (resident "
+                      f"{base['resident_bytes'] / 2**20:.1f} MiB), step "
+                      f"{base['modeled_time_s'] * 1e3:.2f} ms")
+                if vdnn:
+                    print(f"vdnn (swap everything): peak "
+                          f"{vdnn['peak_bytes'] / base['peak_bytes']:.2f}x, "
+                          f"time {vdnn['modeled_time_s'] / base['modeled_time_s']:.3f}, "
+                          f"{vdnn['swap_bytes'] / 2**30:.2f} GiB copied, "
+                          f"hidden {vdnn['swap_hidden_fraction']:.2f}")
+                print("\n| budget | remat | swap (hidden) | joint (hidden, "
+                      "chosen) | activation reduction of joint |")
+                print("|---|---|---|---|---|")
+                base_transient = base["peak_bytes"] - base["resident_bytes"]
+                entry = {"base": base, "vdnn": vdnn, "rows": []}
+                for fraction, budget, results in rows:
+                    def cell(name, extra):
+                        result = results[name]
+                        if result is None:
+                            return "-"
+                        text = f"{result['time']:.3f}"
+                        if extra:
+                            text += f" ({result['hidden']:.2f}"
+                            if name == "joint":
+                                text += f", {result['chosen']}"
+                            text += ")"
+                        return text
+                    joint = results["joint"]
+                    reduction = (f"{base_transient / joint['transient']:.2f}x"
+                                 if joint and joint["transient"] > 0 else "-")
+                    print(f"| {fraction}x | {cell('remat', False)} | "
+                          f"{cell('swap', True)} | {cell('joint', True)} | "
+                          f"{reduction} |")
+                    entry["rows"].append({"fraction": fraction,
+                                          "budget": budget,
+                                          "results": results})
+                everything[f"{model}/{device}"] = entry
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(everything, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
