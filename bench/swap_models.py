@@ -37,9 +37,9 @@ FRACTIONS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
 DEVICES = ["h100", "a100-80gb"]
 
 
-def report(opt, path, passes):
+def report(opt, path, passes, device):
     command = [opt, path, "-mlir-print-op-on-diagnostic=false"] + passes + [
-        "-memsched-report=format=json", "-o", os.devnull]
+        f"-memsched-report=format=json device={device}", "-o", os.devnull]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         return None
@@ -59,7 +59,8 @@ def measure(opt, path, device, fraction, base):
     for variant, flags in [("remat", "allow-swap=false"),
                            ("swap", "allow-remat=false"), ("joint", "")]:
         function = report(opt, path, [
-            reorder, f"-memsched-fit=budget={budget}B device={device} {flags}"])
+            reorder, f"-memsched-fit=budget={budget}B device={device} {flags}"],
+            device)
         if function is None:
             results[variant] = None
             continue
@@ -96,10 +97,11 @@ def main():
                     target.write(source.read())
             for device in args.devices.split(","):
                 reorder = f"-memsched-reorder=device={device}"
-                base = report(opt, path, [reorder])
+                base = report(opt, path, [reorder], device)
                 vdnn = report(opt, path, [
                     reorder,
-                    f"-memsched-swap=algorithm=everything device={device}"])
+                    f"-memsched-swap=algorithm=everything device={device}"],
+                    device)
                 with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
                     rows = list(pool.map(
                         lambda f: measure(opt, path, device, f, base),
