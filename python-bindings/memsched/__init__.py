@@ -10,7 +10,7 @@ import json as _json
 from ._memsched import MLIRError
 from . import _memsched
 
-__all__ = ["MLIRError", "analyze", "run_pipeline", "report"]
+__all__ = ["MLIRError", "analyze", "optimize", "run_pipeline", "report"]
 
 
 def analyze(text, device="h100", timeline=True):
@@ -50,6 +50,33 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device="h100"):
     return run_pipeline(
         text, "func.func(memsched-reorder{algorithm=%s time-limit-ms=%d "
         "device=%s})" % (algorithm, time_limit_ms, device))
+
+
+def optimize(text, budget=None, device="h100", allow_remat=True,
+             allow_swap=True):
+    """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
+
+    ``budget`` bounds resident + planned arena: bytes (an int), a size with a
+    unit (``"12GiB"``) or a fraction of the peak after reordering
+    (``"0.5x"``); ``None`` only reorders and writes in place. Recomputation
+    and swapping to host memory are chosen together by modelled step time
+    (``allow_remat`` / ``allow_swap`` restrict the choice). The report is
+    ``analyze`` of the result without timelines: each function's ``fit``
+    entry says what was chosen (``none``, ``remat``, ``swap``,
+    ``joint-S``), the footprint before and after, and the time of every
+    plan tried; ``swap_bytes``, ``swap_hidden_fraction`` and
+    ``modeled_time_s`` describe the result. An unreachable budget raises
+    ``MLIRError`` naming the smallest reachable one.
+    """
+    options = ["device=%s" % device,
+               "allow-remat=%s" % ("true" if allow_remat else "false"),
+               "allow-swap=%s" % ("true" if allow_swap else "false")]
+    if budget is not None:
+        if isinstance(budget, int):
+            budget = "%dB" % budget
+        options.append("budget=%s" % budget)
+    module = run_pipeline(text, "memsched-optimize{%s}" % " ".join(options))
+    return module, analyze(module, device=device, timeline=False)
 
 
 def report(analysis):
