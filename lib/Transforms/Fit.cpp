@@ -197,10 +197,11 @@ void FitPass::runOnOperation() {
   int64_t peakTransient = original.peakTransientBytes;
   std::vector<FitCandidate> results;
   int64_t smallestTransient = std::numeric_limits<int64_t>::max();
+  int64_t smallestFootprint = std::numeric_limits<int64_t>::max();
   auto tryKind = [&](StringRef kind, double rematShare,
                      bool withSwap) -> LogicalResult {
     int64_t target = budgetBytes - resident;
-    for (int attempt = 0; attempt < 3 && target > 0; ++attempt) {
+    for (int attempt = 0; attempt < 4 && target > 0; ++attempt) {
       FitCandidate candidate;
       candidate.kind = kind.str();
       int64_t rematTarget = -1;
@@ -214,13 +215,16 @@ void FitPass::runOnOperation() {
           std::min(smallestTransient, candidate.smallestTransient);
       if (!candidate.work)
         return success();
-      int64_t overshoot = getFootprint(candidate.report) - budgetBytes;
+      int64_t footprint = getFootprint(candidate.report);
+      smallestFootprint = std::min(smallestFootprint, footprint);
+      int64_t overshoot = footprint - budgetBytes;
       if (overshoot <= 0) {
         results.push_back(std::move(candidate));
         return success();
       }
       candidate.work.erase();
-      target -= overshoot;
+      // Fragmentation does not shrink in proportion; step by at least 1%.
+      target -= std::max(overshoot, target / 100);
     }
     return success();
   };
@@ -241,18 +245,26 @@ void FitPass::runOnOperation() {
         candidate.report.modeledTimeSeconds < best->report.modeledTimeSeconds)
       best = &candidate;
   if (!best) {
-    int64_t smallest = smallestTransient == std::numeric_limits<int64_t>::max()
-                           ? original.peakBytes
-                           : resident + smallestTransient;
-    func.emitError() << "memsched-fit: cannot meet the budget of "
-                     << formatBytes(budgetBytes) << " (" << budgetBytes
-                     << " B) for '@" << func.getSymName()
-                     << "'; the smallest reachable peak is "
-                     << formatBytes(
-                            std::max(smallest, original.lowerBoundBytes))
-                     << " (" << std::max(smallest, original.lowerBoundBytes)
-                     << " B" << (allowRemat ? "" : ", recomputation disabled")
-                     << (canSwap ? "" : ", swapping disabled") << ")";
+    InFlightDiagnostic diag = func.emitError();
+    diag << "memsched-fit: cannot meet the budget of "
+         << formatBytes(budgetBytes) << " (" << budgetBytes << " B) for '@"
+         << func.getSymName() << "'; ";
+    int64_t smallestPeak =
+        smallestTransient == std::numeric_limits<int64_t>::max()
+            ? original.peakBytes
+            : std::max(resident + smallestTransient, original.lowerBoundBytes);
+    if (smallestPeak <= budgetBytes &&
+        smallestFootprint != std::numeric_limits<int64_t>::max())
+      diag << "plans meeting it in the model need "
+           << formatBytes(smallestFootprint) << " (" << smallestFootprint
+           << " B) after buffer planning (fragmentation)";
+    else
+      diag << "the smallest reachable peak is " << formatBytes(smallestPeak)
+           << " (" << smallestPeak << " B";
+    if (smallestPeak > budgetBytes ||
+        smallestFootprint == std::numeric_limits<int64_t>::max())
+      diag << (allowRemat ? "" : ", recomputation disabled")
+           << (canSwap ? "" : ", swapping disabled") << ")";
     return signalPassFailure();
   }
   for (FitCandidate &candidate : results) {
