@@ -82,6 +82,8 @@ public:
   std::vector<BufferUses> candidates;
   /// Index into candidates by buffer, or -1.
   std::vector<int32_t> candidateOf;
+  /// Number of evaluate() calls.
+  mutable int64_t evaluations = 0;
 };
 } // namespace
 
@@ -299,6 +301,7 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
       *error = std::move(message);
     return std::nullopt;
   };
+  ++evaluations;
   int32_t n = static_cast<int32_t>(order.size());
   for (const SwapDecision &swap : swaps) {
     for (TaskId task : {swap.issueAfter, swap.lastEarlyUse, swap.prefetchAfter,
@@ -344,6 +347,11 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
     delta[inFrom] += bytes;
     delta[e + 1] -= bytes;
     evaluation.swapBytes += 2 * bytes;
+    int32_t c = position[swap.firstLateUse];
+    double readerStart = timeline->tasks[swap.firstLateUse].start;
+    double previousEnd = c > 0 ? endAt[c - 1] : 0.0;
+    evaluation.stalls.push_back(readerStart > previousEnd &&
+                                timeline->copies[2 * i + 1].end >= readerStart);
     for (size_t k = 2 * i; k <= 2 * i + 1; ++k)
       evaluation.transferSeconds +=
           timeline->copies[k].end - timeline->copies[k].start;
@@ -440,11 +448,14 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
       lastOverUpTo[step] = current->liveBytes[step] > budget
                                ? static_cast<int32_t>(step)
                                : (step ? lastOverUpTo[step - 1] : -1);
-    int32_t bestCandidate = -1;
-    size_t bestGap = 0;
-    int32_t bestPrefetch = 0;
-    double bestScore = std::numeric_limits<double>::infinity();
-    int64_t bestBytes = 0;
+    struct Choice {
+      double score;
+      int64_t freed;
+      size_t index;
+      size_t gap;
+      int32_t prefetch;
+    };
+    std::vector<Choice> choices;
     for (size_t index = 0; index < context.candidates.size(); ++index) {
       if (used[index])
         continue;
@@ -460,29 +471,40 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
       double outTime = context.copySeconds(bytes, /*toDevice=*/false);
       if (context.computeBetween(uses.definer + 1, k) < outTime)
         continue;
-      double exposed = 0.0;
       // Prefetching before a later step of the gap that is over budget too
       // would hold the copy there.
       int32_t lastOver = std::max(k, lastOverUpTo[c - 1]);
       int32_t prefetch =
           std::max(context.justInTimePrefetch(a, c, bytes), lastOver);
       double inTime = context.copySeconds(bytes, /*toDevice=*/true);
-      exposed +=
+      double exposed =
           std::max(0.0, inTime - context.computeBetween(prefetch + 1, c));
-      double score = exposed / static_cast<double>(freed);
-      if (score < bestScore || (score == bestScore && freed > bestBytes)) {
-        bestScore = score;
-        bestBytes = freed;
-        bestCandidate = static_cast<int32_t>(index);
-        bestGap = gap;
-        bestPrefetch = prefetch;
-      }
+      choices.push_back(
+          {exposed / static_cast<double>(freed), freed, index, gap, prefetch});
     }
-    if (bestCandidate < 0)
+    if (choices.empty())
       break;
-    used[bestCandidate] = true;
-    swaps.push_back(context.makeDecision(context.candidates[bestCandidate],
-                                         bestGap, bestPrefetch));
+    // Best first: least exposed time per byte, then the largest. Take as
+    // many as the excess at step k needs before re-simulating (copies
+    // queueing on the engines can make the estimate short; the next round
+    // then adds more).
+    std::sort(choices.begin(), choices.end(),
+              [](const Choice &x, const Choice &y) {
+                if (x.score != y.score)
+                  return x.score < y.score;
+                if (x.freed != y.freed)
+                  return x.freed > y.freed;
+                return x.index < y.index;
+              });
+    int64_t excess = current->liveBytes[k] - budget;
+    for (const Choice &choice : choices) {
+      if (excess <= 0)
+        break;
+      used[choice.index] = true;
+      swaps.push_back(context.makeDecision(context.candidates[choice.index],
+                                           choice.gap, choice.prefetch));
+      excess -= choice.freed;
+    }
     std::optional<SwapEvaluation> next = context.evaluate(swaps, error);
     if (!next)
       return false;
@@ -522,6 +544,8 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
       break;
     if (secondsSince(start) > options.timeLimitSeconds)
       return true;
+    if (!current.stalls[i])
+      continue;
     int32_t a = context.position[swaps[i].lastEarlyUse];
     int32_t p = context.position[swaps[i].prefetchAfter];
     std::vector<int32_t> tries;
@@ -651,6 +675,7 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
   }
   }
   plan.withinBudget = plan.after.peakTransientBytes <= budget;
+  plan.numEvaluations = context.evaluations;
   plan.solveSeconds = secondsSince(start);
   return plan;
 }

@@ -110,6 +110,8 @@ struct SwapEvaluation {
   double transferSeconds = 0;
   /// Bytes copied, both directions.
   int64_t swapBytes = 0;
+  /// Per swap: whether compute waits for its swap-in.
+  std::vector<bool> stalls;
   /// makespan - compute: copy time compute waited for (or that trails it).
   double exposedSeconds() const { return makespanSeconds - computeSeconds; }
   /// Share of the transfer time that is hidden behind compute; 1 when
@@ -130,6 +132,8 @@ struct SwapPlan {
   int64_t smallestPeakTransient = 0;
   /// Number of candidate values (with a gap in their buffer's uses).
   int64_t numCandidates = 0;
+  /// Number of plan evaluations (full re-simulations) made.
+  int64_t numEvaluations = 0;
   std::string algorithm;
   double solveSeconds = 0;
 };
