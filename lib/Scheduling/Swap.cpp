@@ -41,8 +41,10 @@ public:
               const LinkSpec &link)
       : problem(problem), order(order), link(link) {}
 
-  /// Computes positions, the base profile and the candidate buffers.
-  bool init(int64_t minBytes, std::string *error);
+  /// Computes positions, the base profile and the candidate buffers (of
+  /// values \p swappable allows, by ValueId; empty allows all).
+  bool init(int64_t minBytes, std::string *error,
+            const std::vector<bool> &swappable = {});
 
   std::optional<SwapEvaluation> evaluate(const std::vector<SwapDecision> &swaps,
                                          std::string *error) const;
@@ -128,7 +130,8 @@ double IssuedSwapProfile::hiddenFraction() const {
   return std::clamp(1.0 - exposed / transferSeconds, 0.0, 1.0);
 }
 
-bool SwapContext::init(int64_t minBytes, std::string *error) {
+bool SwapContext::init(int64_t minBytes, std::string *error,
+                       const std::vector<bool> &swappable) {
   std::optional<MemoryProfile> profile = simulateMemory(problem, order, error);
   if (!profile)
     return false;
@@ -176,7 +179,8 @@ bool SwapContext::init(int64_t minBytes, std::string *error) {
     if (from >= list.size())
       continue;
     const Value &value = problem.value(late);
-    if (value.definedBy == kNoId || value.sizeBytes <= 0)
+    if (value.definedBy == kNoId || value.sizeBytes <= 0 ||
+        (!swappable.empty() && !swappable[late]))
       continue;
     BufferUses uses;
     uses.buffer = static_cast<BufferId>(id);
@@ -584,8 +588,11 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
                 "directions");
   if (options.budgetTransientBytes < 0)
     return fail("the transient budget must not be negative");
+  if (!options.swappable.empty() &&
+      options.swappable.size() != problem.numValues())
+    return fail("the swappable list must have one entry per value");
   SwapContext context(problem, order, options.link);
-  if (!context.init(options.minBytes, error))
+  if (!context.init(options.minBytes, error, options.swappable))
     return std::nullopt;
   SwapPlan plan;
   plan.algorithm = getSwapAlgorithmName(options.algorithm);

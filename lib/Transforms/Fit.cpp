@@ -92,12 +92,15 @@ LogicalResult FitPass::build(func::FuncOp func, const TensorGraph &graph,
     TensorGraph rebuilt = TensorGraph::build(work, costModel);
     if (rebuilt.getStatus() != TensorGraphStatus::Built) {
       work.erase();
-      return failure();
+      return func.emitError() << "memsched-fit: internal error: the function "
+                                 "after recomputation cannot be analyzed: "
+                              << rebuilt.getFailureReason();
     }
     const sched::Problem &problem = rebuilt.getProblem();
     sched::SwapOptions options;
     options.budgetTransientBytes = swapTransient;
     options.link = getLinkSpec(costModel.getDevice());
+    options.swappable = getSwappableValues(rebuilt);
     options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
     std::optional<sched::SwapPlan> plan =
         sched::planSwap(problem, problem.programOrder(), options, &error);
@@ -122,7 +125,9 @@ LogicalResult FitPass::build(func::FuncOp func, const TensorGraph &graph,
   if (candidate.report.status != TensorGraphStatus::Built) {
     work.erase();
     candidate.work = nullptr;
-    return failure();
+    return func.emitError() << "memsched-fit: internal error: the rewritten "
+                               "function cannot be analyzed: "
+                            << candidate.report.skippedReason;
   }
   return success();
 }
@@ -228,15 +233,21 @@ void FitPass::runOnOperation() {
     }
     return success();
   };
+  // Candidates are detached copies; none may outlive a failure.
+  auto fail = [&] {
+    for (FitCandidate &candidate : results)
+      candidate.work.erase();
+    signalPassFailure();
+  };
   if (allowRemat && failed(tryKind("remat", 0.0, false)))
-    return signalPassFailure();
+    return fail();
   if (canSwap && failed(tryKind("swap", -1.0, true)))
-    return signalPassFailure();
+    return fail();
   if (allowRemat && canSwap) {
     // Joint plans: recompute to an intermediate budget, swap the rest.
     for (double share : {0.25, 0.5, 0.75})
       if (failed(tryKind(llvm::formatv("joint-{0}", share).str(), share, true)))
-        return signalPassFailure();
+        return fail();
   }
 
   FitCandidate *best = nullptr;

@@ -8,6 +8,9 @@
 // host arena, before bufferization: synchronous copies on CPU (results stay
 // bit-identical and bufferization frees each device buffer after its last
 // use), asynchronous gpu.memcpy on the copy streams with tokens on GPU.
+// The arena is a global with a slot per swap-out, so a function that calls
+// itself between a swap-out and its swap-in would overwrite its own slot;
+// memsched's functions are training steps that do not recurse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,25 +63,16 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
   });
   if (outs.empty())
     return success();
-  if (!func.getBody().hasOneBlock()) {
-    func.emitError() << "memsched-lower-swaps handles single-block functions "
-                        "only";
-    return failure();
-  }
   // One slot per swap-out for the whole call: the host arena is cheap next
   // to device memory, and slots never alias.
   DenseMap<Operation *, int64_t> offsetOf;
   int64_t arenaBytes = 0;
   for (SwapOutOp out : outs) {
-    RankedTensorType type = out.getSource().getType();
-    std::optional<int64_t> bytes = getStorageBytes(type);
-    if (!bytes) {
-      out.emitError() << "memsched-lower-swaps cannot size " << type;
-      return failure();
-    }
+    // Sized by the check before any rewrite.
+    int64_t bytes = *getStorageBytes(out.getSource().getType());
     offsetOf[out] = arenaBytes;
     arenaBytes +=
-        llvm::alignTo(std::max<int64_t>(*bytes, 1), kHostSlotAlignment);
+        llvm::alignTo(std::max<int64_t>(bytes, 1), kHostSlotAlignment);
   }
 
   MLIRContext *context = func.getContext();
@@ -180,6 +174,29 @@ void LowerSwapsPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  // Check every function before rewriting any, so a failure leaves the
+  // module unchanged.
+  bool supported = true;
+  for (func::FuncOp func : funcs) {
+    WalkResult swaps = func.walk([](Operation *op) {
+      return isa<SwapOutOp, SwapInOp>(op) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+    });
+    if (swaps.wasInterrupted() && !func.getBody().hasOneBlock()) {
+      func.emitError() << "memsched-lower-swaps handles single-block "
+                          "functions only";
+      supported = false;
+    }
+    func.walk([&](SwapOutOp out) {
+      if (!getStorageBytes(out.getSource().getType())) {
+        out.emitError() << "memsched-lower-swaps cannot size "
+                        << out.getSource().getType();
+        supported = false;
+      }
+    });
+  }
+  if (!supported)
+    return signalPassFailure();
   for (func::FuncOp func : funcs)
     if (failed(lowerFunction(func, symbols, target == "gpu")))
       return signalPassFailure();

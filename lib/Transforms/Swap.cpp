@@ -102,6 +102,7 @@ void SwapPass::runOnOperation() {
   options.algorithm = *parsedAlgorithm;
   options.link = getLinkSpec(*spec);
   options.minBytes = minBytes;
+  options.swappable = getSwappableValues(graph);
   options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   int64_t resident = problem.residentBytes();
   std::optional<sched::SwapEvaluation> base =
@@ -115,7 +116,9 @@ void SwapPass::runOnOperation() {
   if (!everything && failed(checkBudgetIsAboveWorkingSets(
                          func, graph, resident, budgetBytes, "memsched-swap")))
     return signalPassFailure();
-  options.budgetTransientBytes = budgetBytes - resident;
+  // `everything` ignores the budget; only the planners that aim at it need
+  // a non-negative one.
+  options.budgetTransientBytes = std::max<int64_t>(budgetBytes - resident, 0);
 
   // In-place decisions on the rewritten function can differ from the plan's
   // model; tighten the target by the overshoot and plan again, a few times.
@@ -138,10 +141,15 @@ void SwapPass::runOnOperation() {
     work = func.clone(mapping);
     applySwapDecisions(graph, plan->swaps, mapping);
     after = analyzeFunction(work, costModel);
-    if (after->status != TensorGraphStatus::Built)
-      break;
+    if (after->status != TensorGraphStatus::Built) {
+      work.erase();
+      func.emitError() << "memsched-swap: internal error: the rewritten "
+                          "function cannot be analyzed: "
+                       << after->skippedReason;
+      return signalPassFailure();
+    }
     met = after->peakBytes <= budgetBytes;
-    if (met || *parsedAlgorithm == sched::SwapAlgorithm::Everything)
+    if (met || everything)
       break;
     int64_t overshoot = after->peakBytes - budgetBytes;
     if (!plan->withinBudget || options.budgetTransientBytes <= overshoot)
@@ -153,15 +161,21 @@ void SwapPass::runOnOperation() {
   } else if (!met && !everything) {
     if (work)
       work.erase();
-    int64_t smallest = resident + plan->smallestPeakTransient;
-    func.emitError() << "memsched-swap: cannot meet the budget of "
-                     << formatBytes(budgetBytes) << " (" << budgetBytes
-                     << " B) for '@" << func.getSymName()
-                     << "'; the smallest peak " << plan->algorithm
-                     << " reaches is " << formatBytes(smallest) << " ("
-                     << smallest << " B: resident " << resident
-                     << " B + transient " << plan->smallestPeakTransient
-                     << " B)";
+    InFlightDiagnostic diag = func.emitError();
+    diag << "memsched-swap: cannot meet the budget of "
+         << formatBytes(budgetBytes) << " (" << budgetBytes << " B) for '@"
+         << func.getSymName() << "'; ";
+    if (plan->withinBudget && after)
+      diag << "plans meeting it in the planner's model come to "
+           << formatBytes(after->peakBytes) << " (" << after->peakBytes
+           << " B) on the rewritten function (in-place decisions differ)";
+    else {
+      int64_t smallest = resident + plan->smallestPeakTransient;
+      diag << "the smallest peak " << plan->algorithm << " reaches is "
+           << formatBytes(smallest) << " (" << smallest << " B: resident "
+           << resident << " B + transient " << plan->smallestPeakTransient
+           << " B)";
+    }
     return signalPassFailure();
   }
 
@@ -204,7 +218,9 @@ void SwapPass::runOnOperation() {
   func->setAttr(kSwapAttrName, builder.getDictionaryAttr(fields));
   InFlightDiagnostic remark = func.emitRemark();
   remark << "memsched-swap: peak " << formatBytes(before) << " -> "
-         << formatBytes(peakAfter) << " within " << formatBytes(budgetBytes);
+         << formatBytes(peakAfter);
+  if (peakAfter <= budgetBytes)
+    remark << " within " << formatBytes(budgetBytes);
   if (plan->swaps.empty())
     remark << "; no swap needed";
   else

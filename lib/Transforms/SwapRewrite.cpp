@@ -114,3 +114,14 @@ bool mlir::memsched::hasSwapOps(func::FuncOp func) {
       })
       .wasInterrupted();
 }
+
+std::vector<bool> mlir::memsched::getSwappableValues(const TensorGraph &graph) {
+  const sched::Problem &problem = graph.getProblem();
+  std::vector<bool> swappable(problem.numValues(), false);
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    auto type = dyn_cast<RankedTensorType>(
+        graph.getValue(static_cast<sched::ValueId>(id)).getType());
+    swappable[id] = type && type.hasStaticShape() && !type.getEncoding();
+  }
+  return swappable;
+}

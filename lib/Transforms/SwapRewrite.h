@@ -47,6 +47,10 @@ void applyRematPlan(const TensorGraph &graph, const scheduling::RematPlan &plan,
 /// number, so CSE cannot merge allocations planned apart.
 void numberAllocations(func::FuncOp func);
 
+/// By ValueId of \p graph: whether the value has a host form (a ranked
+/// tensor without an encoding), i.e. may be swapped.
+std::vector<bool> getSwappableValues(const TensorGraph &graph);
+
 /// Whether \p func already contains swap ops.
 bool hasSwapOps(func::FuncOp func);
 

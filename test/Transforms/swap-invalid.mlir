@@ -5,6 +5,7 @@
 // RUN: memsched-opt %t/working-set.mlir -verify-diagnostics -memsched-fit=budget=150B
 // RUN: memsched-opt %t/below-resident.mlir -verify-diagnostics -memsched-swap=budget=10B
 // RUN: memsched-opt %t/unreachable.mlir -verify-diagnostics -memsched-swap=budget=1100B
+// RUN: memsched-opt %t/vector.mlir -verify-diagnostics -memsched-swap=budget=0.8x
 // RUN: memsched-opt %t/already.mlir -verify-diagnostics -memsched-swap=budget=0.5x
 // RUN: memsched-opt %t/fit-unreachable.mlir -verify-diagnostics -memsched-fit="budget=1100B allow-remat=false"
 
@@ -58,6 +59,27 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
   return %r : tensor<64xf32>
+}
+
+//--- vector.mlir
+// %v is idle across the peak but is a vector, which has no host form: it is
+// never swapped, and nothing else can be.
+// expected-error @below {{memsched-swap: cannot meet the budget of 64.00 KiB (65536 B) for '@f'; the smallest peak planned reaches is 80.00 KiB}}
+func.func @f(%s: f32, %a: tensor<4096xf32>) -> tensor<4096xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-remark @below {{no cost model for 'vector.broadcast'}}
+  %v = vector.broadcast %s : f32 to vector<4096xf32>
+  %e0 = tensor.empty() : tensor<4096xf32>
+  %x = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%a : tensor<4096xf32>) outs(%e0 : tensor<4096xf32>) -> tensor<4096xf32>
+  %e1 = tensor.empty() : tensor<4096xf32>
+  %y = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%x : tensor<4096xf32>) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %e2 = tensor.empty() : tensor<4096xf32>
+  %z = linalg.add {memsched.cost = 1.0e-3 : f64} ins(%x, %y : tensor<4096xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096xf32>) -> tensor<4096xf32>
+  %e3 = tensor.empty() : tensor<4096xf32>
+  %w = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%z : tensor<4096xf32>) outs(%e3 : tensor<4096xf32>) -> tensor<4096xf32>
+  // expected-remark @below {{no cost model for 'vector.transfer_write'}}
+  %r = vector.transfer_write %v, %w[%c0] : vector<4096xf32>, tensor<4096xf32>
+  return %r : tensor<4096xf32>
 }
 
 //--- already.mlir

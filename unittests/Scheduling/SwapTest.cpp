@@ -649,3 +649,37 @@ TEST(SwapTest, SizeIdleMeetsAReachableBudget) {
   }
   EXPECT_GE(checked, 16);
 }
+
+TEST(SwapTest, ValuesMarkedUnswappableAreNeverSwapped) {
+  // With every value marked unswappable (as memsched-swap marks values
+  // without a host form, such as vectors), a training step has no
+  // candidate, so the planner swaps nothing and reports the budget unmet;
+  // with every value allowed, it has candidates.
+  for (bool allowed : {true, false}) {
+    Problem problem = makeTrainingStep(2, 1, 1, 1 << 10);
+    std::vector<TaskId> order = problem.programOrder();
+    SwapOptions options;
+    options.link = makeLink(1e12, 1e12);
+    std::string error;
+    std::optional<SwapEvaluation> base =
+        evaluateSwaps(problem, order, {}, options.link, &error);
+    ASSERT_TRUE(base.has_value()) << error;
+    options.budgetTransientBytes = base->peakTransientBytes - 1;
+    options.swappable.assign(problem.numValues(), allowed);
+    std::optional<SwapPlan> plan = planSwap(problem, order, options, &error);
+    ASSERT_TRUE(plan.has_value()) << error;
+    EXPECT_EQ(plan->numCandidates > 0, allowed);
+    if (!allowed) {
+      EXPECT_TRUE(plan->swaps.empty());
+      EXPECT_FALSE(plan->withinBudget);
+    }
+  }
+  // A list of the wrong length is an error, not a silent default.
+  Problem problem = makeTrainingStep(2, 1, 1, 1 << 10);
+  SwapOptions options;
+  options.link = makeLink(1e12, 1e12);
+  options.swappable.assign(problem.numValues() + 1, true);
+  std::string error;
+  EXPECT_FALSE(planSwap(problem, problem.programOrder(), options, &error));
+  EXPECT_NE(error.find("one entry per value"), std::string::npos);
+}

@@ -92,6 +92,9 @@ struct SwapOptions {
   LinkSpec link;
   /// Buffers smaller than this are never swapped.
   int64_t minBytes = 0;
+  /// By ValueId, whether the value may be swapped (the caller's types may
+  /// have no host form); empty means every value may.
+  std::vector<bool> swappable;
   /// Wall-clock limit of the refinement of `planned`, in seconds.
   double timeLimitSeconds = 2.0;
 };
