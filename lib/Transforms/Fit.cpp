@@ -176,7 +176,13 @@ void FitPass::runOnOperation() {
   if (original.status != TensorGraphStatus::Built)
     return signalPassFailure();
   int64_t resident = original.residentBytes;
-  int64_t budgetBytes = parsedBudget->resolve(original.peakBytes);
+  // A fraction is of the unoptimised peak: the one memsched-reorder
+  // recorded before moving ops, when it ran first (as in memsched-optimize).
+  int64_t unoptimisedPeak = original.peakBytes;
+  if (auto reorder = func->getAttrOfType<DictionaryAttr>(kReorderAttrName))
+    if (auto before = reorder.getAs<IntegerAttr>("peak_before_bytes"))
+      unoptimisedPeak = before.getInt();
+  int64_t budgetBytes = parsedBudget->resolve(unoptimisedPeak);
   if (failed(checkBudgetIsAboveWorkingSets(func, graph, resident, budgetBytes,
                                            "memsched-fit")))
     return signalPassFailure();

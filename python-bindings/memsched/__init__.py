@@ -57,7 +57,7 @@ def optimize(text, budget=None, device="h100", allow_remat=True,
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds resident + planned arena: bytes (an int), a size with a
-    unit (``"12GiB"``) or a fraction of the peak after reordering
+    unit (``"12GiB"``) or a fraction of the peak before reordering
     (``"0.5x"``); ``None`` only reorders and writes in place. Recomputation
     and swapping to host memory are chosen together by modelled step time
     (``allow_remat`` / ``allow_swap`` restrict the choice). The report is

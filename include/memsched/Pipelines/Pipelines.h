@@ -45,8 +45,8 @@ struct OptimizePipelineOptions
   PassOptions::Option<std::string> budget{
       *this, "budget",
       llvm::cl::desc("Device memory bound on resident + arena: bytes with a "
-                     "unit or a fraction of the peak (0.5x); empty: only "
-                     "reorder and in-place"),
+                     "unit or a fraction of the unoptimised peak (0.5x); "
+                     "empty: only reorder and in-place"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> device{
       *this, "device", llvm::cl::desc("Device preset or .json file"),

@@ -231,6 +231,7 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
            "Device memory bound: bytes with a unit or a fraction of the "
+           "peak before memsched-reorder if it ran first, else of the "
            "current peak (0.5x)">,
     Option<"allowRemat", "allow-remat", "bool", "true",
            "Consider recomputation">,
