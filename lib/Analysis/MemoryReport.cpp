@@ -170,25 +170,19 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.timeline = std::move(*timeline);
   for (TaskId task : order)
     report.stepNames.push_back(problem.task(task).name);
-  if (auto reorder = func->getAttrOfType<DictionaryAttr>(kReorderAttrName)) {
-    llvm::json::Value value = attributeToJSON(reorder);
+  // The dictionaries the passes leave on the function, as JSON.
+  std::pair<StringRef, llvm::json::Object *> dictionaries[] = {
+      {kReorderAttrName, &report.reorder},
+      {kRematAttrName, &report.remat},
+      {kSwapAttrName, &report.swap},
+      {kFitAttrName, &report.fit}};
+  for (auto [name, target] : dictionaries) {
+    auto dict = func->getAttrOfType<DictionaryAttr>(name);
+    if (!dict)
+      continue;
+    llvm::json::Value value = attributeToJSON(dict);
     if (llvm::json::Object *object = value.getAsObject())
-      report.reorder = std::move(*object);
-  }
-  if (auto remat = func->getAttrOfType<DictionaryAttr>(kRematAttrName)) {
-    llvm::json::Value value = attributeToJSON(remat);
-    if (llvm::json::Object *object = value.getAsObject())
-      report.remat = std::move(*object);
-  }
-  if (auto swap = func->getAttrOfType<DictionaryAttr>(kSwapAttrName)) {
-    llvm::json::Value value = attributeToJSON(swap);
-    if (llvm::json::Object *object = value.getAsObject())
-      report.swap = std::move(*object);
-  }
-  if (auto fit = func->getAttrOfType<DictionaryAttr>(kFitAttrName)) {
-    llvm::json::Value value = attributeToJSON(fit);
-    if (llvm::json::Object *object = value.getAsObject())
-      report.fit = std::move(*object);
+      *target = std::move(*object);
   }
   return report;
 }

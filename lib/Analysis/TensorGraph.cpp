@@ -381,3 +381,15 @@ TensorGraph TensorGraph::build(func::FuncOp func, const CostModel &costModel) {
   TensorGraphBuilder(graph, func, costModel).run();
   return graph;
 }
+
+std::optional<TensorGraph>
+TensorGraph::buildOrEmitError(func::FuncOp func, const CostModel &costModel,
+                              StringRef passName) {
+  TensorGraph graph = build(func, costModel);
+  if (graph.getStatus() == TensorGraphStatus::Skipped)
+    func.emitError() << passName << " cannot bound the memory of '@"
+                     << func.getSymName() << "': " << graph.getFailureReason();
+  if (graph.getStatus() != TensorGraphStatus::Built)
+    return std::nullopt;
+  return graph;
+}

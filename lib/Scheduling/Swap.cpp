@@ -82,8 +82,6 @@ public:
   std::vector<double> prefix;
   MemoryProfile base;
   std::vector<BufferUses> candidates;
-  /// Index into candidates by buffer, or -1.
-  std::vector<int32_t> candidateOf;
   /// Number of evaluate() calls.
   mutable int64_t evaluations = 0;
 };
@@ -117,17 +115,19 @@ mlir::memsched::scheduling::getSwapAlgorithmName(SwapAlgorithm algorithm) {
   return "planned";
 }
 
-double SwapEvaluation::hiddenFraction() const {
-  if (transferSeconds <= 0)
+/// The share of \p transfer seconds of copies not in the \p exposed time.
+static double hiddenShare(double exposed, double transfer) {
+  if (transfer <= 0)
     return 1.0;
-  return std::clamp(1.0 - exposedSeconds() / transferSeconds, 0.0, 1.0);
+  return std::clamp(1.0 - exposed / transfer, 0.0, 1.0);
+}
+
+double SwapEvaluation::hiddenFraction() const {
+  return hiddenShare(exposedSeconds(), transferSeconds);
 }
 
 double IssuedSwapProfile::hiddenFraction() const {
-  if (transferSeconds <= 0)
-    return 1.0;
-  double exposed = timeline.makespan - timeline.computeTime;
-  return std::clamp(1.0 - exposed / transferSeconds, 0.0, 1.0);
+  return hiddenShare(timeline.exposedCopyTime, transferSeconds);
 }
 
 bool SwapContext::init(int64_t minBytes, std::string *error,
@@ -156,7 +156,6 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
       list.push_back({position[reader], static_cast<ValueId>(id)});
   }
   std::vector<bool> escaping = problem.escapingBuffers();
-  candidateOf.assign(problem.numBuffers(), -1);
   for (size_t id = 0; id < problem.numBuffers(); ++id) {
     const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
     auto &list = events[id];
@@ -201,7 +200,6 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
     if (firstGap >= uses.events.size())
       continue;
     uses.lateFrom = firstGap;
-    candidateOf[id] = static_cast<int32_t>(candidates.size());
     candidates.push_back(std::move(uses));
   }
   return true;

@@ -164,14 +164,11 @@ void FitPass::runOnOperation() {
     return signalPassFailure();
   }
   CostModel costModel(*spec);
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() == TensorGraphStatus::Skipped) {
-    func.emitError() << "memsched-fit cannot bound the memory of '@"
-                     << func.getSymName() << "': " << graph.getFailureReason();
+  std::optional<TensorGraph> built =
+      TensorGraph::buildOrEmitError(func, costModel, "memsched-fit");
+  if (!built)
     return signalPassFailure();
-  }
-  if (graph.getStatus() == TensorGraphStatus::Failed)
-    return signalPassFailure();
+  const TensorGraph &graph = *built;
   FunctionReport original = analyzeFunction(func, costModel);
   if (original.status != TensorGraphStatus::Built)
     return signalPassFailure();

@@ -119,14 +119,11 @@ void RematPass::runOnOperation() {
     return signalPassFailure();
   CostModel costModel(*spec);
 
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() == TensorGraphStatus::Skipped) {
-    func.emitError() << "memsched-remat cannot bound the memory of '@"
-                     << func.getSymName() << "': " << graph.getFailureReason();
+  std::optional<TensorGraph> built =
+      TensorGraph::buildOrEmitError(func, costModel, "memsched-remat");
+  if (!built)
     return signalPassFailure();
-  }
-  if (graph.getStatus() == TensorGraphStatus::Failed)
-    return signalPassFailure();
+  const TensorGraph &graph = *built;
   const sched::Problem &problem = graph.getProblem();
   std::optional<sched::MemoryProfile> profile =
       sched::simulateMemory(problem, problem.programOrder(), &error);

@@ -88,14 +88,11 @@ void SwapPass::runOnOperation() {
     return signalPassFailure();
   }
   CostModel costModel(*spec);
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() == TensorGraphStatus::Skipped) {
-    func.emitError() << "memsched-swap cannot bound the memory of '@"
-                     << func.getSymName() << "': " << graph.getFailureReason();
+  std::optional<TensorGraph> built =
+      TensorGraph::buildOrEmitError(func, costModel, "memsched-swap");
+  if (!built)
     return signalPassFailure();
-  }
-  if (graph.getStatus() == TensorGraphStatus::Failed)
-    return signalPassFailure();
+  const TensorGraph &graph = *built;
   const sched::Problem &problem = graph.getProblem();
   std::vector<sched::TaskId> order = problem.programOrder();
   sched::SwapOptions options;
@@ -182,7 +179,8 @@ void SwapPass::runOnOperation() {
   int64_t peakAfter = before;
   double exposed = 0, hidden = 1, transfer = 0;
   int64_t swapBytes = 0;
-  if (work) {
+  bool applied = static_cast<bool>(work);
+  if (applied) {
     func.getBody().takeBody(work.getBody());
     work.erase();
     peakAfter = after->peakBytes;
@@ -202,8 +200,8 @@ void SwapPass::runOnOperation() {
                            builder.getI64IntegerAttr(peakAfter)),
       builder.getNamedAttr(
           "swapped_values",
-          builder.getI64IntegerAttr(static_cast<int64_t>(
-              work || !plan->swaps.empty() ? plan->swaps.size() : 0))),
+          builder.getI64IntegerAttr(
+              applied ? static_cast<int64_t>(plan->swaps.size()) : 0)),
       builder.getNamedAttr("swap_bytes", builder.getI64IntegerAttr(swapBytes)),
       builder.getNamedAttr("swap_transfer_time_s",
                            builder.getF64FloatAttr(transfer)),

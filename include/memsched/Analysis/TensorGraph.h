@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::memsched {
@@ -45,6 +46,12 @@ public:
   /// errors for unsupported structure.
   static TensorGraph build(func::FuncOp func, const CostModel &costModel);
 
+  /// Builds the graph of `func` for a pass that must bound its memory:
+  /// std::nullopt when it cannot, with an error naming `passName` for a
+  /// skipped function (the builder reports failures itself).
+  static std::optional<TensorGraph> buildOrEmitError(func::FuncOp func,
+                                                     const CostModel &costModel,
+                                                     StringRef passName);
   /// How the build ended; the rest is meaningful only when Built.
   TensorGraphStatus getStatus() const { return status; }
   /// Why the function was skipped or failed.
