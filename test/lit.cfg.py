@@ -55,8 +55,35 @@ if config.enable_python:
         config.available_features.add("torch")
 if config.memsched_install_test:
     config.available_features.add("install-test")
-# GPU tests run only where a CUDA device is present and says so.
-if os.environ.get("MEMSCHED_HAS_CUDA_DEVICE") == "1":
+# The mgpu* ABI: the logging mock (always built) and the CUDA runtime (built
+# when a CUDA toolkit was found).
+config.substitutions.append(
+    ("%mock_gpu_runtime",
+     os.path.join(config.memsched_lib_dir, "libmemsched_mock_gpu_runtime.so")))
+config.substitutions.append(
+    ("%cuda_runtime",
+     os.path.join(config.memsched_lib_dir, "libmemsched_cuda_runtime.so")))
+# Runs lowered GPU code with a runtime given as %{gpu_runtime}.
+config.substitutions.append(
+    ("%run_gpu_harness",
+     "mlir-runner -e memsched_main -entry-point-result=void "
+     f"-shared-libs={runner_libs},"))
+if config.cuda_runtime:
+    config.available_features.add("cuda-runtime")
+# GPU tests run only where a CUDA device is present: MEMSCHED_HAS_CUDA_DEVICE=1
+# says so, or 0 says not; otherwise the driver is asked.
+has_device = os.environ.get("MEMSCHED_HAS_CUDA_DEVICE")
+if has_device is None and config.cuda_runtime:
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        has_device = "1" if (driver.cuInit(0) == 0 and
+                             driver.cuDeviceGetCount(ctypes.byref(count)) == 0
+                             and count.value > 0) else "0"
+    except OSError:
+        has_device = "0"
+if has_device == "1" and config.cuda_runtime:
     config.available_features.add("cuda-device")
 
 config.substitutions.append(("%cmake", config.cmake_command))

@@ -7,6 +7,7 @@
 #include "memsched/Analysis/BufferLiveness.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -72,6 +73,23 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
         break;
       }
       record(steps.lookup(ancestor));
+      // An asynchronous op (a swap's gpu.memcpy) uses the buffer until the
+      // ops waiting on its token have waited.
+      if (auto async = dyn_cast<gpu::AsyncOpInterface>(user)) {
+        SmallVector<Value> tokens;
+        if (Value token = async.getAsyncToken())
+          tokens.push_back(token);
+        while (!tokens.empty()) {
+          Value token = tokens.pop_back_val();
+          for (Operation *waiter : token.getUsers()) {
+            if (Operation *at = block.findAncestorOpInBlock(*waiter))
+              record(steps.lookup(at));
+            for (Value result : waiter->getResults())
+              if (isa<gpu::AsyncTokenType>(result.getType()))
+                tokens.push_back(result);
+          }
+        }
+      }
       for (Value result : user->getResults())
         if (isa<BaseMemRefType>(result.getType()))
           aliases.insert(result);

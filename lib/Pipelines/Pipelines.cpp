@@ -23,6 +23,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -102,7 +104,65 @@ void mlir::memsched::buildOptimizePipeline(
   }
 }
 
+void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
+                                        const ToGPUPipelineOptions &options) {
+  MemschedCheckGpuTargetPassOptions targetOptions;
+  targetOptions.chip = options.chip;
+  targetOptions.features = options.features;
+  targetOptions.format = options.format;
+  pm.addPass(createMemschedCheckGpuTargetPass(targetOptions));
+  // Kernel names are positions in the program as given, before any
+  // reordering, so that a profile of it can be read back.
+  pm.addPass(createMemschedTagKernelsPass());
+  if (options.optimize || !options.budget.empty()) {
+    OptimizePipelineOptions optimizeOptions;
+    optimizeOptions.budget = options.budget;
+    optimizeOptions.device = options.device;
+    optimizeOptions.allowRemat = options.allowRemat;
+    optimizeOptions.allowSwap = options.allowSwap;
+    optimizeOptions.report = options.report;
+    buildOptimizePipeline(pm, optimizeOptions);
+  }
+  MemschedLowerSwapsPassOptions lowerSwapsOptions;
+  lowerSwapsOptions.target = "gpu";
+  lowerSwapsOptions.device = options.device;
+  pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Results are copied out before planning so that they are planned too;
+  // the arena then holds every buffer the function allocates on the device.
+  pm.addPass(createMemschedDeviceBoundaryPass());
+  MemschedPlanBuffersPassOptions planOptions;
+  planOptions.algorithm = options.planAlgorithm;
+  pm.addNestedPass<func::FuncOp>(createMemschedPlanBuffersPass(planOptions));
+  // No deallocation pipeline: device buffers are freed by
+  // memsched-device-allocations, and results belong to the caller.
+  pm.addNestedPass<func::FuncOp>(createMemschedDeviceAllocationsPass());
+  MemschedLinalgToGpuPassOptions kernelOptions;
+  kernelOptions.threadsX = options.threadsX;
+  kernelOptions.threadsY = options.threadsY;
+  kernelOptions.threads1D = options.threads1D;
+  pm.addPass(createMemschedLinalgToGpuPass(kernelOptions));
+  // What is left of linalg is host code (memsched-exec-harness's main).
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  gpu::GPUToNVVMPipelineOptions nvvmOptions;
+  nvvmOptions.cubinChip = options.chip;
+  nvvmOptions.cubinFeatures = options.features;
+  nvvmOptions.cubinFormat = options.format;
+  nvvmOptions.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvmOptions);
+}
+
 void mlir::memsched::registerMemschedPipelines() {
+  PassPipelineRegistration<ToGPUPipelineOptions>(
+      "memsched-to-gpu-pipeline",
+      "Lower linalg on tensors to NVVM/PTX and host code calling the mgpu* "
+      "runtime, with one planned device arena per function",
+      buildToGPUPipeline);
   PassPipelineRegistration<OptimizePipelineOptions>(
       "memsched-optimize",
       "Fit a training step in budget= with the least modelled time: reorder, "

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::memsched::registerAllMemschedDialects(DialectRegistry &registry) {
   registry
@@ -28,6 +29,9 @@ void mlir::memsched::registerAllMemschedDialects(DialectRegistry &registry) {
               linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
               scf::SCFDialect, tensor::TensorDialect, vector::VectorDialect>();
   registerCostOpInterfaceExternalModels(registry);
+  // gpu-module-to-binary translates GPU modules to LLVM IR inside the pass
+  // pipeline, so the translations must be known to every tool that lowers.
+  registerAllGPUToLLVMIRTranslations(registry);
 }
 
 void mlir::memsched::registerAllMemschedPasses() {

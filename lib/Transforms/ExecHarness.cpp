@@ -207,6 +207,8 @@ void ExecHarnessPass::runOnOperation() {
   ImplicitLocOpBuilder b(target.getLoc(), module.getBody(),
                          module.getBody()->end());
   auto mainFunc = func::FuncOp::create(b, kMainName, b.getFunctionType({}, {}));
+  // The GPU lowering keeps it on the host: it prints from host memory.
+  mainFunc->setAttr(kHostAttrName, b.getUnitAttr());
   b.setInsertionPointToStart(mainFunc.addEntryBlock());
   SmallVector<Value> arguments;
   for (auto [index, type] : llvm::enumerate(target.getArgumentTypes())) {

@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuCalls.h"
+#include "memsched/Analysis/CostModel.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Transforms/Passes.h"
 
@@ -42,6 +44,8 @@ struct LowerSwapsPass
 private:
   LogicalResult lowerFunction(func::FuncOp func, SymbolTable &symbols,
                               bool toGpu);
+  /// Times ops to place the end of each swap-out on GPU.
+  std::optional<CostModel> costs;
 };
 } // namespace
 
@@ -103,7 +107,9 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
   };
 
   auto tokenType = gpu::AsyncTokenType::get(context);
-  DenseMap<Operation *, Value> outToken;
+  DenseMap<Operation *, SwapInOp> inOf;
+  for (SwapInOp in : ins)
+    inOf[in.getSource().getDefiningOp()] = in;
   for (SwapOutOp out : outs) {
     OpBuilder b(out);
     Location at = out.getLoc();
@@ -118,15 +124,31 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     Value source = bufferization::ToBufferOp::create(
         b, at, getSlotType(out.getSource().getType()), out.getSource(),
         /*readOnly=*/true);
-    outToken[out] =
-        gpu::MemcpyOp::create(b, at, tokenType, ValueRange(), slot, source)
-            .getAsyncToken();
+    Value copied = gpu::MemcpyOp::create(b, at, tokenType,
+                                         ValueRange{createStreamToken(b, at)},
+                                         slot, source)
+                       .getAsyncToken();
+    // The device buffer is free once the copy is done: wait for it where the
+    // time model says it has ended, so that buffer planning reuses the
+    // buffer from there on (it keeps a buffer live until the wait), and at
+    // the latest right before the swap-in.
+    double copySeconds =
+        costs->getDevice().copyLatency +
+        static_cast<double>(*getStorageBytes(out.getSource().getType())) /
+            std::max(costs->getDevice().deviceToHostBandwidth, 1.0);
+    Operation *swapIn = inOf.lookup(out);
+    Operation *release = out->getNextNode();
+    for (double elapsed = 0; release != swapIn && elapsed < copySeconds &&
+                             !release->hasTrait<OpTrait::IsTerminator>();
+         release = release->getNextNode())
+      elapsed += costs->getCost(release).seconds;
+    OpBuilder releaseBuilder(release);
+    gpu::WaitOp::create(releaseBuilder, at, Type(), ValueRange{copied});
   }
   for (SwapInOp in : ins) {
-    auto out = in.getSource().getDefiningOp<SwapOutOp>();
     OpBuilder b(in);
     Location at = in.getLoc();
-    Value slot = viewSlot(b, at, out);
+    Value slot = viewSlot(b, at, in.getSource().getDefiningOp<SwapOutOp>());
     RankedTensorType type = in.getType();
     if (!toGpu) {
       Value host = bufferization::ToTensorOp::create(b, at, type, slot,
@@ -137,13 +159,12 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
       in.getResult().replaceAllUsesWith(copy);
       continue;
     }
-    MemRefType slotType = getSlotType(type);
-    auto alloc = gpu::AllocOp::create(b, at, slotType, tokenType,
-                                      ValueRange{outToken.lookup(out)},
-                                      ValueRange(), ValueRange());
+    // A plain allocation: buffer planning places it in the arena from here
+    // to its last reader.
+    Value buffer = memref::AllocOp::create(b, at, getSlotType(type));
     Value copied = gpu::MemcpyOp::create(b, at, tokenType,
-                                         ValueRange{alloc.getAsyncToken()},
-                                         alloc.getMemref(), slot)
+                                         ValueRange{createStreamToken(b, at)},
+                                         buffer, slot)
                        .getAsyncToken();
     // Compute waits for the copy only right before the first reader.
     Operation *firstReader = nullptr;
@@ -154,9 +175,10 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     }
     OpBuilder waitBuilder(firstReader ? firstReader : entry.getTerminator());
     gpu::WaitOp::create(waitBuilder, at, Type(), ValueRange{copied});
-    Value tensor = bufferization::ToTensorOp::create(
-        waitBuilder, at, type, alloc.getMemref(), /*restrict=*/true);
-    in.getResult().replaceAllUsesWith(tensor);
+    auto tensor = bufferization::ToTensorOp::create(waitBuilder, at, type,
+                                                    buffer, /*restrict=*/true,
+                                                    /*writable=*/true);
+    in.getResult().replaceAllUsesWith(tensor.getResult());
   }
   for (SwapInOp in : ins)
     in.erase();
@@ -172,6 +194,11 @@ void LowerSwapsPass::runOnOperation() {
     return signalPassFailure();
   }
   ModuleOp module = getOperation();
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::lookupOrEmitError(device, module, "memsched-lower-swaps");
+  if (failed(spec))
+    return signalPassFailure();
+  costs.emplace(*spec);
   SymbolTable symbols(module);
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
   // Check every function before rewriting any, so a failure leaves the

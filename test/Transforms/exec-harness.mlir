@@ -20,7 +20,7 @@
 //   %m (i = 4, 3xi1):  k mod 2 = 0, 1, 0
 //   %k (i = 5, i64):   5 mod 10 = 5
 
-// HARNESS-LABEL: func.func @memsched_main() {
+// HARNESS-LABEL: func.func @memsched_main() attributes {memsched.host} {
 // Tensor arguments are filled by a linalg.generic over an empty tensor.
 // HARNESS:       %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2xf32>)
 // HARNESS:         linalg.index 0
@@ -156,7 +156,7 @@ func.func @compute(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %n: tensor<3xi64>,
 //   %x (i = 1, 2xf32): ((26k + 31 + 100) mod 127 - 63)/128
 //       = ((26k + 4) mod 127 - 63)/128 = -59/128, -33/128
 
-// HARNESS-OPTS-LABEL: func.func @memsched_main() {
+// HARNESS-OPTS-LABEL: func.func @memsched_main() attributes {memsched.host} {
 // 100 mod 7 = 2, then modulo 7.
 // HARNESS-OPTS:       arith.constant 2 : i64
 // HARNESS-OPTS:       arith.constant 7 : i64

@@ -69,6 +69,69 @@ struct OptimizePipelineOptions
 void buildOptimizePipeline(OpPassManager &pm,
                            const OptimizePipelineOptions &options);
 
+/// Options of `memsched-to-gpu-pipeline`: the target, and those of
+/// `memsched-optimize` run first.
+struct ToGPUPipelineOptions : public PassPipelineOptions<ToGPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_90 for H100 and H200)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features: the PTX version (+ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX, compiled by the driver when loaded; needs no "
+                     "toolkit), bin (cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the device code (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run memsched-optimize first (implied by budget=)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> budget{
+      *this, "budget",
+      llvm::cl::desc("memsched-optimize's budget (bytes with a unit or a "
+                     "fraction of the unoptimised peak); empty: none"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> device{
+      *this, "device", llvm::cl::desc("Device preset or .json file"),
+      llvm::cl::init("h100")};
+  PassOptions::Option<bool> allowRemat{*this, "allow-remat",
+                                       llvm::cl::desc("Consider recomputation"),
+                                       llvm::cl::init(true)};
+  PassOptions::Option<bool> allowSwap{
+      *this, "allow-swap", llvm::cl::desc("Consider swapping to host memory"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("memsched-optimize's JSON report file; empty: none"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> planAlgorithm{
+      *this, "plan-algorithm",
+      llvm::cl::desc("Offset planner of memsched-plan-buffers"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> threadsX{
+      *this, "threads-x",
+      llvm::cl::desc("Threads per block over the innermost dimension"),
+      llvm::cl::init(32)};
+  PassOptions::Option<int64_t> threadsY{
+      *this, "threads-y",
+      llvm::cl::desc("Threads per block over the second dimension"),
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> threads1D{
+      *this, "threads-1d",
+      llvm::cl::desc("Threads per block of one-dimensional ops"),
+      llvm::cl::init(256)};
+};
+
+/// Builds `memsched-to-gpu-pipeline`: linalg on tensors to LLVM dialect with
+/// embedded GPU binaries, calling the `mgpu*` runtime ABI (docs/gpu.md).
+void buildToGPUPipeline(OpPassManager &pm, const ToGPUPipelineOptions &options);
+
 /// Registers every memsched pipeline with the global pass registry.
 void registerMemschedPipelines();
 

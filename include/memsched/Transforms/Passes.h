@@ -8,6 +8,7 @@
 #define MEMSCHED_TRANSFORMS_PASSES_H
 
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -169,17 +169,26 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kReorderAttrName || name == kPlanAttrName ||
-      name == kRematAttrName || name == kSwapAttrName || name == kFitAttrName) {
+      name == kRematAttrName || name == kSwapAttrName || name == kFitAttrName ||
+      name == kDeviceAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a dictionary, got "
              << attribute.getValue();
     return success();
   }
-  if (name == kArenaAttrName) {
+  if (name == kArenaAttrName || name == kHostAttrName ||
+      name == kHostBufferAttrName) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitOpError()
-             << "expects '" << kArenaAttrName << "' to be a unit attribute";
+             << "expects '" << name << "' to be a unit attribute";
+    return success();
+  }
+  if (name == kKernelAttrName) {
+    if (!isa<StringAttr>(attribute.getValue()))
+      return op->emitOpError()
+             << "expects '" << name << "' to be a string, got "
+             << attribute.getValue();
     return success();
   }
   return op->emitOpError() << "has unknown memsched attribute '" << name << "'";

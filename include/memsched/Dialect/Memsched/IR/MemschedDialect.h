@@ -52,6 +52,19 @@ inline constexpr llvm::StringLiteral kAllocationAttrName =
     "memsched.allocation";
 /// Unit attribute marking the allocation that holds a planned arena.
 inline constexpr llvm::StringLiteral kArenaAttrName = "memsched.arena";
+/// Unit attribute on a function that stays on the host when the module is
+/// lowered to the GPU (memsched-exec-harness's main function has it).
+inline constexpr llvm::StringLiteral kHostAttrName = "memsched.host";
+/// Dictionary on a function memsched-device-boundary rewrote to run on the
+/// device: its resident bytes (argument and constant copies) and counts.
+inline constexpr llvm::StringLiteral kDeviceAttrName = "memsched.device";
+/// Unit attribute on a host allocation inside a device function (a result
+/// copied out); memsched-device-allocations leaves it in host memory.
+inline constexpr llvm::StringLiteral kHostBufferAttrName =
+    "memsched.host_buffer";
+/// String attribute naming the GPU kernel an op becomes; the runtime's
+/// profile reports kernel times by this name (memsched-tag-kernels).
+inline constexpr llvm::StringLiteral kKernelAttrName = "memsched.kernel";
 
 /// Returns the value of an integer attribute that holds a non-negative number
 /// that fits in int64_t (unsigned types read as unsigned), else std::nullopt.
