@@ -215,7 +215,7 @@ mlir::memsched::analyzeModule(ModuleOp module, const CostModel &costModel) {
   std::vector<FunctionReport> reports;
   bool anyFailed = false;
   module.walk([&](func::FuncOp func) {
-    if (func.isExternal())
+    if (func.isExternal() || func->hasAttr(kHostAttrName))
       return;
     reports.push_back(analyzeFunction(func, costModel));
     anyFailed |= reports.back().status == TensorGraphStatus::Failed;

@@ -16,6 +16,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
@@ -31,6 +32,27 @@
 
 using namespace mlir;
 using namespace mlir::memsched;
+
+/// Lowers loops, memrefs and scalars to the LLVM dialect for the host;
+/// with `withGpuCalls`, GPU runtime ops (allocations, copies, waits) become
+/// mgpu* calls too.
+static void addHostLoweringPasses(OpPassManager &pm, bool withGpuCalls) {
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  if (withGpuCalls)
+    pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
 
 void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
                                         const ToCPUPipelineOptions &options) {
@@ -62,19 +84,7 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   // Plain loops keep every op's floating-point evaluation order fixed, which
   // is what makes bit-for-bit comparisons between two programs meaningful.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addHostLoweringPasses(pm, /*withGpuCalls=*/false);
 }
 
 void mlir::memsched::buildOptimizePipeline(
@@ -146,8 +156,14 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   kernelOptions.threadsY = options.threadsY;
   kernelOptions.threads1D = options.threads1D;
   pm.addPass(createMemschedLinalgToGpuPass(kernelOptions));
+  if (options.emulateKernels)
+    pm.addNestedPass<func::FuncOp>(createMemschedLaunchesToLoopsPass());
   // What is left of linalg is host code (memsched-exec-harness's main).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.emulateKernels) {
+    addHostLoweringPasses(pm, /*withGpuCalls=*/true);
+    return;
+  }
   pm.addPass(createGpuKernelOutliningPass());
   gpu::GPUToNVVMPipelineOptions nvvmOptions;
   nvvmOptions.cubinChip = options.chip;

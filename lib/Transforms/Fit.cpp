@@ -140,7 +140,8 @@ static int64_t getFootprint(const FunctionReport &report) {
 
 void FitPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
   std::string error;
   std::optional<Budget> parsedBudget = parseBudget(budget, error);

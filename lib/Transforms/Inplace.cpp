@@ -38,7 +38,8 @@ struct InplacePass
 
 void InplacePass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
   FailureOr<DeviceSpec> spec =
       DeviceSpec::lookupOrEmitError(device, func, "memsched-inplace");

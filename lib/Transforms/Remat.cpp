@@ -92,7 +92,8 @@ struct RematPass : public memsched::impl::MemschedRematPassBase<RematPass> {
 
 void RematPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
   std::optional<sched::RematAlgorithm> parsedAlgorithm =
       sched::parseRematAlgorithm(algorithm);

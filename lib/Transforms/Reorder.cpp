@@ -79,7 +79,8 @@ struct ReorderPass
 
 void ReorderPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
   std::optional<sched::ReorderAlgorithm> parsed =
       sched::parseReorderAlgorithm(algorithm);

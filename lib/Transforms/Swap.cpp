@@ -46,7 +46,8 @@ struct SwapPass : public memsched::impl::MemschedSwapPassBase<SwapPass> {
 
 void SwapPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
   std::optional<sched::SwapAlgorithm> parsedAlgorithm =
       sched::parseSwapAlgorithm(algorithm);

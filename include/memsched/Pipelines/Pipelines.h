@@ -114,6 +114,12 @@ struct ToGPUPipelineOptions : public PassPipelineOptions<ToGPUPipelineOptions> {
       *this, "plan-algorithm",
       llvm::cl::desc("Offset planner of memsched-plan-buffers"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> emulateKernels{
+      *this, "emulate-kernels",
+      llvm::cl::desc("Run the kernels as host loops (memsched-launches-to-"
+                     "loops) instead of compiling them: with a runtime over "
+                     "host memory, the device program runs on a CPU"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> threadsX{
       *this, "threads-x",
       llvm::cl::desc("Threads per block over the innermost dimension"),

@@ -506,4 +506,20 @@ def MemschedCheckGpuTargetPass
   ];
 }
 
+def MemschedLaunchesToLoopsPass
+    : Pass<"memsched-launches-to-loops", "mlir::func::FuncOp"> {
+  let summary = "Run gpu.launch bodies as host loops";
+  let description = [{
+    Replaces every `gpu.launch` without barriers, shuffles or shared memory
+    by six nested `scf.for` loops over its grid and block (blocks outermost,
+    x innermost), with the block and thread ids bound to the loop indices.
+    `memsched-to-gpu-pipeline{emulate-kernels}` uses it to run the whole
+    device program (boundary copies, the planned arena, swaps, tiled
+    kernels) on the CPU against a runtime over host memory, which is how CI
+    checks the GPU lowering bit for bit without a GPU.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // MEMSCHED_TRANSFORMS_PASSES_TD

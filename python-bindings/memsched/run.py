@@ -1,0 +1,377 @@
+"""Run a function on the GPU and check it against the CPU.
+
+``python3 -m memsched.run MODEL.mlir [--budget 0.8x] [...]`` lowers the
+function with ``memsched-exec-harness`` (deterministic inputs) and
+``memsched-to-gpu-pipeline``, runs it with ``mlir-runner`` on memsched's CUDA
+runtime, runs the unoptimised program on the CPU, compares every result, and
+prints the run time, the device high-water mark next to the planned device
+memory (resident copies + arena), and the modelled time.
+
+Without a GPU, ``--runtime mock`` runs the lowered program with the logging
+mock runtime (kernels do not run: no result check), and ``--emulate`` runs
+the kernels as host loops over host memory (the whole device program, bit
+for bit, on the CPU).
+"""
+
+import argparse
+import ctypes
+import gzip
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import sys
+
+import memsched
+from memsched.execute import _llvm_tool
+
+
+class RunError(Exception):
+    """A failure the runner reports as one message, without a traceback."""
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# Build tree and install tree alike: <root>/python_packages/memsched and
+# <root>/lib.
+_LIB_DIR = os.path.normpath(os.path.join(_PACKAGE_DIR, "..", "..", "lib"))
+
+# Math ops whose device implementation (libdevice) may round differently
+# from the host's libm.
+_TRANSCENDENTAL = re.compile(
+    r"\bmath\.(exp|exp2|expm1|log|log2|log10|log1p|tanh|sinh|cosh|sin|cos|"
+    r"tan|asin|acos|atan|atan2|erf|erfc|powf|fpowi|rsqrt|cbrt)\b")
+
+
+def _read_model(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as handle:
+        return handle.read()
+
+
+def find_runtime(name):
+    """Path of a runtime library: ``cuda``, ``mock``, or a path."""
+    if name not in ("cuda", "mock"):
+        return name
+    file = ("libmemsched_cuda_runtime.so" if name == "cuda"
+            else "libmemsched_mock_gpu_runtime.so")
+    candidates = [os.environ.get("MEMSCHED_LIB_DIR", ""), _LIB_DIR]
+    for directory in candidates:
+        path = os.path.join(directory, file) if directory else ""
+        if path and os.path.exists(path):
+            return path
+    if name == "cuda":
+        raise RunError(
+            "memsched's CUDA runtime (%s) is not built: it is built only "
+            "when CMake finds a CUDA toolkit; install one and rebuild, or "
+            "use --emulate / --runtime mock" % file)
+    raise RunError("cannot find %s (set MEMSCHED_LIB_DIR)" % file)
+
+
+def check_cuda_device():
+    """Raises RunError naming what is missing when no GPU can run code."""
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        raise RunError("no CUDA driver on this machine (libcuda.so.1 cannot "
+                       "be loaded); run on a machine with an NVIDIA GPU and "
+                       "driver, or use --emulate")
+    result = driver.cuInit(0)
+    count = ctypes.c_int(0)
+    if result == 0:
+        result = driver.cuDeviceGetCount(ctypes.byref(count))
+    if result != 0 or count.value == 0:
+        name = ctypes.c_char_p()
+        driver.cuGetErrorName(result, ctypes.byref(name))
+        raise RunError("no usable CUDA device: cuInit/cuDeviceGetCount gave "
+                       "%s, %d devices" % ((name.value or b"?").decode(),
+                                           count.value))
+
+
+def _gpu_pipeline(args, emulate):
+    options = ["chip=%s" % args.chip, "features=%s" % args.features,
+               "format=%s" % args.format, "device=%s" % args.device]
+    if args.budget:
+        options.append("budget=%s" % args.budget)
+    if args.optimize:
+        options.append("optimize=true")
+    if not args.remat:
+        options.append("allow-remat=false")
+    if not args.swap:
+        options.append("allow-swap=false")
+    if emulate:
+        options.append("emulate-kernels=true")
+    return ("memsched-exec-harness{func=%s seed=%d},"
+            "memsched-to-gpu-pipeline{%s}" % (args.func, args.seed,
+                                              " ".join(options)))
+
+
+def _planned_device_bytes(lowered, func):
+    """The `memsched.device` figures of `func` in lowered IR."""
+    match = re.search(r"llvm\.func @%s\(.*?memsched\.device = \{([^}]*)\}"
+                      % re.escape(func), lowered)
+    if not match:
+        return {}
+    return {key: int(value) for key, value in
+            re.findall(r"(\w+) = (-?\d+) : i64", match.group(1))}
+
+
+def _planned_arena_bytes(text):
+    match = re.search(r"memsched\.plan = \{[^}]*arena_bytes = (\d+)", text)
+    return int(match.group(1)) if match else None
+
+
+def parse_output(stdout):
+    """Results (type, list of bit patterns) from memsched-exec-harness's
+    output; other lines are ignored."""
+    results = []
+    for line in stdout.splitlines():
+        if line.startswith("memsched-result"):
+            parts = line.split(" ", 2)
+            results.append((parts[2] if len(parts) > 2 else "", []))
+        elif results and re.fullmatch(r"-?\d+", line.strip()):
+            results[-1][1].append(int(line))
+    return results
+
+
+def _float_of(bits, element):
+    if element == "f32":
+        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+    if element == "f64":
+        return struct.unpack("<d", struct.pack(
+            "<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
+    return None
+
+
+def compare(reference, measured, rtol, atol):
+    """Compares two parsed outputs. Returns a dict with `identical`,
+    `within_tolerance`, the number of differing elements and the largest
+    absolute and relative differences."""
+    summary = {"results": len(reference), "elements": 0, "differing": 0,
+               "max_abs_diff": 0.0, "max_rel_diff": 0.0,
+               "identical": True, "within_tolerance": True}
+    if len(reference) != len(measured):
+        raise RunError("the GPU run printed %d results, the CPU run %d"
+                       % (len(measured), len(reference)))
+    for index, ((type_a, a), (_, b)) in enumerate(zip(reference, measured)):
+        if len(a) != len(b):
+            raise RunError("result %d: %d elements on the GPU, %d on the CPU"
+                           % (index, len(b), len(a)))
+        element = re.search(r"x?(\w+)>$", type_a)
+        element = element.group(1) if element else ""
+        for x, y in zip(a, b):
+            summary["elements"] += 1
+            if x == y:
+                continue
+            summary["differing"] += 1
+            summary["identical"] = False
+            fx, fy = _float_of(x, element), _float_of(y, element)
+            if fx is None or math.isnan(fx) != math.isnan(fy):
+                summary["within_tolerance"] = False
+                continue
+            if math.isnan(fx):
+                continue
+            diff = abs(fx - fy)
+            rel = diff / max(abs(fx), 1e-30)
+            summary["max_abs_diff"] = max(summary["max_abs_diff"], diff)
+            summary["max_rel_diff"] = max(summary["max_rel_diff"], rel)
+            if diff > atol + rtol * abs(fx):
+                summary["within_tolerance"] = False
+    return summary
+
+
+def _runtime_stats(stdout, stderr):
+    for line in stderr.splitlines():
+        if line.startswith("memsched-runtime {"):
+            return json.loads(line[len("memsched-runtime "):])
+    for line in stdout.splitlines():  # the mock's summary
+        if line.startswith("mgpu summary"):
+            stats = dict(re.findall(r"(\w+)=(\d+)", line))
+            return {"device_peak_bytes": int(stats["peak_bytes"]),
+                    "launches": int(stats["launches"]),
+                    "allocations": int(stats["allocations"])}
+    return {}
+
+
+def run(args):
+    text = _read_model(args.model)
+    emulate = args.emulate
+    runtime_name = "mock" if emulate else args.runtime
+    runtime = find_runtime(runtime_name)
+    if runtime_name == "cuda":
+        check_cuda_device()
+    try:
+        lowered = memsched.run_pipeline(text, _gpu_pipeline(args, emulate))
+    except memsched.MLIRError as error:
+        raise RunError("lowering failed:\n%s" % error)
+    planned = _planned_device_bytes(lowered, args.func)
+
+    runner = _llvm_tool("mlir-runner")
+    lib_dir = os.path.join(os.path.dirname(os.path.dirname(runner)), "lib")
+    libs = [os.path.join(lib_dir, name) for name in
+            ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]]
+    env = dict(os.environ, MEMSCHED_STATS="1")
+    if args.profile:
+        env["MEMSCHED_PROFILE"] = os.path.abspath(args.profile)
+    completed = subprocess.run(
+        [runner, "-e", "memsched_main", "-entry-point-result=void",
+         "-shared-libs=" + ",".join(libs + [runtime])], input=lowered,
+        capture_output=True, text=True, env=env, check=False)
+    if completed.returncode != 0:
+        raise RunError("running the lowered program failed (exit %d):\n%s"
+                       % (completed.returncode, completed.stderr[-4000:]))
+    stats = _runtime_stats(completed.stdout, completed.stderr)
+
+    report = {"model": args.model, "func": args.func,
+              "runtime": runtime_name, "emulated": emulate,
+              "budget": args.budget or None,
+              "planned_device_bytes": planned.get("device_bytes"),
+              "planned_resident_bytes": planned.get("resident_bytes"),
+              "measured_device_peak_bytes": stats.get("device_peak_bytes"),
+              "run_time_s": stats.get("run_time_s"),
+              "kernel_time_s": stats.get("kernel_time_s"),
+              "launches": stats.get("launches")}
+    if report["planned_device_bytes"] is not None and \
+            report["measured_device_peak_bytes"] is not None:
+        report["peak_matches_plan"] = (report["measured_device_peak_bytes"]
+                                       == report["planned_device_bytes"])
+
+    # The modelled time of what runs: the optimised tensor program.
+    optimized = text
+    if args.budget or args.optimize:
+        optimized, _ = memsched.optimize(
+            text, budget=args.budget or None, device=args.device,
+            allow_remat=args.remat, allow_swap=args.swap)
+    analysis = memsched.analyze(optimized, device=args.device,
+                                timeline=False)
+    for function in analysis["functions"]:
+        if function["name"] == args.func and "modeled_time_s" in function:
+            report["modeled_time_s"] = function["modeled_time_s"]
+            report["modeled_peak_bytes"] = function["peak_bytes"]
+
+    if runtime_name != "mock" or emulate:
+        measured = parse_output(completed.stdout)
+        cpu = memsched.run_pipeline(
+            text, "memsched-exec-harness{func=%s seed=%d},"
+            "memsched-to-cpu-pipeline" % (args.func, args.seed))
+        reference_run = subprocess.run(
+            [runner, "-e", "memsched_main", "-entry-point-result=void",
+             "-shared-libs=" + ",".join(libs)], input=cpu,
+            capture_output=True, text=True, check=False)
+        if reference_run.returncode != 0:
+            raise RunError("the CPU reference run failed:\n%s"
+                           % reference_run.stderr[-4000:])
+        reference = parse_output(reference_run.stdout)
+        exact = args.tolerance == "exact" or (
+            args.tolerance == "auto" and
+            (emulate or not _TRANSCENDENTAL.search(text)))
+        rtol, atol = (0.0, 0.0) if exact else (args.rtol, args.atol)
+        check = compare(reference, measured, rtol, atol)
+        check["tolerance"] = "exact" if exact else \
+            "rtol=%g atol=%g" % (rtol, atol)
+        report["check"] = check
+    return report
+
+
+def format_report(report):
+    lines = ["memsched run of @%s in %s (%s runtime%s)" % (
+        report["func"], report["model"], report["runtime"],
+        ", kernels emulated on the host" if report["emulated"] else "")]
+    if report["budget"]:
+        lines.append("  budget                  %s" % report["budget"])
+    check = report.get("check")
+    if check:
+        verdict = ("bit-identical to the CPU" if check["identical"] else
+                   "within %s of the CPU" % check["tolerance"]
+                   if check["within_tolerance"] else
+                   "DIFFERENT from the CPU")
+        lines.append("  results                 %s (%d results, %d elements, "
+                     "%d differ, max rel diff %.3g)" % (
+                         verdict, check["results"], check["elements"],
+                         check["differing"], check["max_rel_diff"]))
+    else:
+        lines.append("  results                 not checked (the mock "
+                     "runtime runs no kernels)")
+    for label, key in [("device peak (measured)", "measured_device_peak_bytes"),
+                       ("device planned", "planned_device_bytes"),
+                       ("  of which resident", "planned_resident_bytes"),
+                       ("modelled peak", "modeled_peak_bytes")]:
+        if report.get(key) is not None:
+            lines.append("  %-24s%s (%d bytes)" % (
+                label, memsched.format_bytes(report[key]), report[key]))
+    if "peak_matches_plan" in report:
+        lines.append("  %-24s%s" % ("peak = plan",
+                                    "yes" if report["peak_matches_plan"]
+                                    else "NO"))
+    for label, key in [("run time (measured)", "run_time_s"),
+                       ("kernel time (measured)", "kernel_time_s"),
+                       ("modelled time", "modeled_time_s")]:
+        if report.get(key) is not None:
+            lines.append("  %-24s%.6f s" % (label, report[key]))
+    if report.get("launches") is not None:
+        lines.append("  %-24s%d" % ("kernel launches", report["launches"]))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m memsched.run",
+        description="Lower a function to the GPU, run it on deterministic "
+        "inputs, check its results against the CPU, and print time and "
+        "device peak memory.")
+    parser.add_argument("model", help="MLIR file (linalg on tensors; .gz ok)")
+    parser.add_argument("--func", default="train_step")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="input seed of memsched-exec-harness")
+    parser.add_argument("--budget", default="",
+                        help="memsched-optimize budget (bytes with a unit or "
+                        "a fraction of the peak, e.g. 0.8x)")
+    parser.add_argument("--optimize", action="store_true",
+                        help="reorder and write in place even without a "
+                        "budget")
+    parser.add_argument("--device", default="h100",
+                        help="device preset or JSON file for the cost model")
+    parser.add_argument("--no-remat", dest="remat", action="store_false")
+    parser.add_argument("--no-swap", dest="swap", action="store_false")
+    parser.add_argument("--chip", default="sm_90")
+    parser.add_argument("--features", default="+ptx80")
+    parser.add_argument("--format", default="isa", choices=["isa", "bin",
+                                                            "fatbin"])
+    parser.add_argument("--runtime", default="cuda",
+                        help="cuda (memsched's CUDA runtime), mock, or the "
+                        "path of a runtime library")
+    parser.add_argument("--emulate", action="store_true",
+                        help="run kernels as host loops over host memory "
+                        "(no GPU needed)")
+    parser.add_argument("--tolerance", default="auto",
+                        choices=["auto", "exact", "relative"],
+                        help="auto: exact unless the program calls "
+                        "transcendental math (libdevice and libm may round "
+                        "differently), then --rtol/--atol")
+    parser.add_argument("--rtol", type=float, default=1e-5)
+    parser.add_argument("--atol", type=float, default=1e-6)
+    parser.add_argument("--profile",
+                        help="write the runtime's per-kernel profile here "
+                        "(memsched-import-profile reads it)")
+    parser.add_argument("--json", help="write the report as JSON here")
+    args = parser.parse_args(argv)
+    try:
+        report = run(args)
+    except (RunError, FileNotFoundError) as error:
+        print("memsched.run: error: %s" % error, file=sys.stderr)
+        return 2
+    print(format_report(report))
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(report, handle, indent=2)
+    check = report.get("check")
+    if check and not check["within_tolerance"]:
+        return 1
+    if report.get("peak_matches_plan") is False:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
