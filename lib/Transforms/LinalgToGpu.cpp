@@ -223,6 +223,8 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
   auto moduleName = FlatSymbolRefAttr::get(
       context, sanitize((func.getSymName() + "_kernels").str()));
   for (auto [launch, name] : llvm::zip_equal(launches, names)) {
+    // The conversion's bookkeeping marker; nothing reads it afterwards.
+    launch->removeAttr("SCFToGPU_visited");
     if (name.empty())
       continue;
     launch->setAttr(launch.getFunctionAttrName(),
