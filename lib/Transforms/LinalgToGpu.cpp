@@ -23,6 +23,8 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
@@ -44,6 +46,11 @@ struct LinalgToGpuPass
 private:
   /// Turns `op` into a mapped, tiled scf.parallel; returns the outer loop.
   FailureOr<scf::ParallelOp> mapOp(RewriterBase &rewriter, linalg::LinalgOp op);
+  /// The kernel of an op with reductions whose parallel loops come first:
+  /// each thread accumulates a micro-tile of outputs in registers.
+  FailureOr<scf::ParallelOp> mapReduction(RewriterBase &rewriter,
+                                          linalg::GenericOp op,
+                                          size_t numParallel);
   /// Replaces the mapped loops of `func` by named gpu.launch ops.
   LogicalResult convertFunction(func::FuncOp func,
                                 llvm::StringSet<> &usedNames);
@@ -63,6 +70,215 @@ static gpu::ParallelLoopDimMappingAttr getMapping(MLIRContext *context,
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
   return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
                                               identity);
+}
+
+/// The mapping attributes of an outer loop over `numDims` dimensions: the
+/// innermost to blocks in x, then y, then z, the others sequential.
+static SmallVector<gpu::ParallelLoopDimMappingAttr>
+getBlockMapping(MLIRContext *context, size_t numDims) {
+  const gpu::Processor blocks[] = {
+      gpu::Processor::BlockX, gpu::Processor::BlockY, gpu::Processor::BlockZ};
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (size_t dim = 0; dim < numDims; ++dim) {
+    size_t fromInnermost = numDims - 1 - dim;
+    mapping.push_back(getMapping(context, fromInnermost < 3
+                                              ? blocks[fromInnermost]
+                                              : gpu::Processor::Sequential));
+  }
+  return mapping;
+}
+
+FailureOr<scf::ParallelOp> LinalgToGpuPass::mapReduction(RewriterBase &rewriter,
+                                                         linalg::GenericOp op,
+                                                         size_t numParallel) {
+  MLIRContext *context = op.getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  size_t numLoops = op.getNumLoops();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+
+  // Threads and outputs per thread over the innermost parallel dimension (x)
+  // and the next (y). A thread's outputs are a block's thread count apart,
+  // so that neighbouring threads touch neighbouring elements.
+  size_t dimX = numParallel - 1;
+  std::optional<size_t> dimY;
+  if (numParallel >= 2)
+    dimY = numParallel - 2;
+  auto split = [](int64_t extent, int64_t threads, int64_t micro) {
+    int64_t t = std::max<int64_t>(1, std::min(threads, extent));
+    int64_t m = std::max<int64_t>(
+        1, std::min<int64_t>(micro, llvm::divideCeil(extent, t)));
+    return std::make_pair(t, m);
+  };
+  auto [threadsOnX, microOnX] =
+      split(extents[dimX], numParallel == 1 ? threads1D : threadsX, microX);
+  auto [threadsOnY, microOnY] = dimY ? split(extents[*dimY], threadsY, microY)
+                                     : std::make_pair(int64_t(1), int64_t(1));
+
+  // Block tiles over the parallel dimensions.
+  Value zero = constant(0), one = constant(1);
+  SmallVector<Value> lowers(numParallel, zero), uppers, steps;
+  for (size_t dim = 0; dim < numParallel; ++dim) {
+    uppers.push_back(constant(extents[dim]));
+    int64_t step = dim == dimX            ? threadsOnX * microOnX
+                   : dimY && dim == *dimY ? threadsOnY * microOnY
+                                          : 1;
+    steps.push_back(constant(step));
+  }
+  auto blocks = scf::ParallelOp::create(rewriter, loc, lowers, uppers, steps);
+  rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
+  SmallVector<Value> threadUppers = {constant(threadsOnX)};
+  if (dimY)
+    threadUppers.insert(threadUppers.begin(), constant(threadsOnY));
+  auto threads = scf::ParallelOp::create(
+      rewriter, loc, SmallVector<Value>(threadUppers.size(), zero),
+      threadUppers, SmallVector<Value>(threadUppers.size(), one));
+  rewriter.setInsertionPoint(threads.getBody()->getTerminator());
+  SmallVector<Value> blockIvs(blocks.getInductionVars());
+  SmallVector<Value> threadIvs(threads.getInductionVars());
+  Value threadX = threadIvs.back();
+  Value threadY = dimY ? threadIvs.front() : Value();
+
+  // One micro-tile element: its parallel indices (clamped into range, so
+  // that loads stay in bounds) and whether it exists.
+  struct Element {
+    SmallVector<Value> indices;
+    Value inBounds;
+  };
+  SmallVector<Element> elements;
+  auto indexOf = [&](size_t dim, Value thread, int64_t micro, int64_t count) {
+    Value offset = arith::AddIOp::create(
+        rewriter, loc, blockIvs[dim],
+        arith::AddIOp::create(rewriter, loc, thread, constant(micro * count)));
+    Value inBounds =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, offset,
+                              constant(extents[dim]));
+    Value clamped = arith::MinUIOp::create(rewriter, loc, offset,
+                                           constant(extents[dim] - 1));
+    return std::make_pair(clamped, inBounds);
+  };
+  for (int64_t y = 0; y < microOnY; ++y) {
+    for (int64_t x = 0; x < microOnX; ++x) {
+      Element element;
+      element.indices = blockIvs;
+      auto [indexX, inX] = indexOf(dimX, threadX, x, threadsOnX);
+      element.indices[dimX] = indexX;
+      element.inBounds = inX;
+      if (dimY) {
+        auto [indexY, inY] = indexOf(*dimY, threadY, y, threadsOnY);
+        element.indices[*dimY] = indexY;
+        element.inBounds =
+            arith::AndIOp::create(rewriter, loc, inX, inY).getResult();
+      }
+      elements.push_back(element);
+    }
+  }
+
+  // Loads operand `operand` at the loop indices `ivs`.
+  auto load = [&](OpBuilder &b, OpOperand &operand, ArrayRef<Value> ivs) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<Value> indices;
+    for (AffineExpr expr : map.getResults())
+      indices.push_back(affine::makeComposedAffineApply(
+                            b, loc, AffineMap::get(map.getNumDims(), 0, expr),
+                            getAsOpFoldResult(ivs))
+                            .getResult());
+    return memref::LoadOp::create(b, loc, operand.get(), indices).getResult();
+  };
+  // The loop indices of `element` in the reduction loops' iteration
+  // `reductionIvs`, or at their start when it is empty.
+  auto fullIndices = [&](const Element &element,
+                         ArrayRef<Value> reductionIvs) -> SmallVector<Value> {
+    SmallVector<Value> ivs = element.indices;
+    for (size_t dim = numParallel; dim < numLoops; ++dim)
+      ivs.push_back(reductionIvs.empty() ? zero
+                                         : reductionIvs[dim - numParallel]);
+    return ivs;
+  };
+
+  // Accumulators start from the outputs' current values.
+  SmallVector<Value> accumulators;
+  for (const Element &element : elements)
+    for (OpOperand &init : op.getDpsInitsMutable())
+      accumulators.push_back(load(rewriter, init, fullIndices(element, {})));
+
+  // The reduction loops, outermost first, in the op's order; each output
+  // element is combined with its inputs in that order, as on the CPU.
+  SmallVector<Value> reductionIvs;
+  SmallVector<scf::ForOp> reductionLoops;
+  for (size_t dim = numParallel; dim < numLoops; ++dim) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, constant(extents[dim]),
+                                   one, accumulators);
+    if (!reductionLoops.empty())
+      scf::YieldOp::create(rewriter, loc, loop.getResults());
+    reductionLoops.push_back(loop);
+    reductionIvs.push_back(loop.getInductionVar());
+    accumulators.assign(loop.getRegionIterArgs().begin(),
+                        loop.getRegionIterArgs().end());
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  Block *payload = op.getBlock();
+  size_t numInits = op.getNumDpsInits();
+  SmallVector<Value> updated;
+  for (auto [index, element] : llvm::enumerate(elements)) {
+    SmallVector<Value> ivs = fullIndices(element, reductionIvs);
+    IRMapping mapping;
+    for (OpOperand *input : op.getDpsInputOperands())
+      mapping.map(payload->getArgument(input->getOperandNumber()),
+                  load(rewriter, *input, ivs));
+    for (size_t init = 0; init < numInits; ++init)
+      mapping.map(payload->getArgument(op.getNumDpsInputs() + init),
+                  accumulators[index * numInits + init]);
+    for (Operation &payloadOp : payload->without_terminator()) {
+      if (auto indexOp = dyn_cast<linalg::IndexOp>(payloadOp)) {
+        mapping.map(indexOp.getResult(), ivs[indexOp.getDim()]);
+        continue;
+      }
+      rewriter.clone(payloadOp, mapping);
+    }
+    for (Value yielded : payload->getTerminator()->getOperands())
+      updated.push_back(mapping.lookupOrDefault(yielded));
+  }
+  scf::YieldOp::create(rewriter, loc, updated);
+  rewriter.setInsertionPointAfter(reductionLoops.front());
+  ValueRange results = reductionLoops.front().getResults();
+
+  // Only elements in range are written.
+  for (auto [index, element] : llvm::enumerate(elements)) {
+    auto guard = scf::IfOp::create(rewriter, loc, element.inBounds,
+                                   /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard insertion(rewriter);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    SmallVector<Value> ivs = fullIndices(element, {});
+    for (auto [init, operand] : llvm::enumerate(op.getDpsInitsMutable())) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> indices;
+      for (AffineExpr expr : map.getResults())
+        indices.push_back(affine::makeComposedAffineApply(
+                              rewriter, loc,
+                              AffineMap::get(map.getNumDims(), 0, expr),
+                              getAsOpFoldResult(ivs))
+                              .getResult());
+      memref::StoreOp::create(rewriter, loc, results[index * numInits + init],
+                              operand.get(), indices);
+    }
+  }
+  rewriter.eraseOp(op);
+
+  if (failed(
+          gpu::setMappingAttr(blocks, getBlockMapping(context, numParallel))))
+    return failure();
+  SmallVector<gpu::ParallelLoopDimMappingAttr> threadMapping = {
+      getMapping(context, gpu::Processor::ThreadX)};
+  if (dimY)
+    threadMapping.insert(threadMapping.begin(),
+                         getMapping(context, gpu::Processor::ThreadY));
+  if (failed(gpu::setMappingAttr(threads, threadMapping)))
+    return failure();
+  return blocks;
 }
 
 FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
@@ -114,6 +330,9 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
                                     "parallel loops of this op outermost";
     generic = *interchanged;
   }
+  if (numParallel < generic.getNumLoops() && microX * microY > 1 &&
+      !generic.hasDynamicShape())
+    return mapReduction(rewriter, generic, numParallel);
   SmallVector<int64_t> extents = generic.getStaticLoopRanges();
   rewriter.setInsertionPoint(generic);
   FailureOr<linalg::LinalgLoops> loops =

@@ -50,15 +50,19 @@
 // ALLOC-NEXT: return
 
 // One launch per op, named after the op, in one kernel module; reductions
-// stay sequential loops inside the thread that owns the output element.
+// stay sequential loops, in the op's order, inside the thread that owns the
+// output elements. The matmul's threads each accumulate 4 rows of outputs
+// (8 threads and 4 outputs per thread over its 64 rows, 32 threads over
+// its 32 columns) in registers, stored once, each guarded.
 // KERNELS-LABEL: func.func @step
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_3_fill)
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_4_matmul)
-// KERNELS: scf.for %{{.*}} = %{{.*}} to %c128
+// KERNELS: scf.for %{{.*}} = %{{.*}} to %c128 step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// KERNELS-COUNT-4: scf.if
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_6_generic)
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_8_fill)
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_9_reduce)
-// KERNELS: scf.for %{{.*}} = %{{.*}} to %c64
+// KERNELS: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} iter_args({{.*}}) -> (f32)
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_11_fill)
 // KERNELS: gpu.launch {{.*}} module(@step_kernels) function(@step_12_reduce)
 // KERNELS: scf.for %{{.*}} = %{{.*}} to %c32
@@ -66,8 +70,8 @@
 // KERNELS-NOT: SCFToGPU_visited
 
 // 64x32 outputs: 32 threads in x over the inner dimension, 8 in y, 8
-// blocks in y. A 1-D op of 32 elements: one block of 32 threads. A full
-// reduction: one thread.
+// blocks in y; the matmul's 4 rows per thread make 2 blocks. A 1-D op of 32
+// elements: one block of 32 threads. A full reduction: one thread.
 // MOCK: mgpu module.load_jit
 // MOCK-NEXT: mgpu alloc bytes=16384
 // MOCK-NEXT: mgpu alloc bytes=32768
@@ -77,7 +81,7 @@
 // MOCK-NEXT: mgpu alloc bytes=128
 // MOCK-NEXT: mgpu memcpy bytes=128
 // MOCK-NEXT: mgpu launch step_3_fill grid=(1,8,1) block=(32,8,1)
-// MOCK-NEXT: mgpu launch step_4_matmul grid=(1,8,1) block=(32,8,1)
+// MOCK-NEXT: mgpu launch step_4_matmul grid=(1,2,1) block=(32,8,1)
 // MOCK-NEXT: mgpu launch step_6_generic grid=(1,8,1) block=(32,8,1)
 // MOCK-NEXT: mgpu launch step_8_fill grid=(1,1,1) block=(32,1,1)
 // MOCK-NEXT: mgpu launch step_9_reduce grid=(1,1,1) block=(32,1,1)

@@ -458,6 +458,12 @@ def MemschedLinalgToGpuPass : Pass<"memsched-linalg-to-gpu", "mlir::ModuleOp"> {
            "Tile of the second innermost parallel dimension (threads in y)">,
     Option<"threads1D", "threads-1d", "int64_t", "256",
            "Tile of ops with one parallel dimension">,
+    Option<"microX", "micro-x", "int64_t", "4",
+           "Outputs per thread over the innermost parallel dimension of ops "
+           "with reductions (register tile)">,
+    Option<"microY", "micro-y", "int64_t", "4",
+           "Outputs per thread over the second innermost parallel dimension "
+           "of ops with reductions">,
   ];
 }
 
