@@ -137,6 +137,10 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     return report;
   }
   report.ops = static_cast<int64_t>(problem.numTasks());
+  func.walk([&](Operation *op) {
+    if (op->getParentOp() == func && op->hasAttr(kCostAttrName))
+      ++report.measuredOps;
+  });
   report.residentBytes = profile->residentBytes;
   report.peakTransientBytes = profile->peakTransientBytes;
   report.peakBytes = profile->peakBytes();
@@ -234,6 +238,7 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
     return object;
   }
   object["ops"] = report.ops;
+  object["measured_ops"] = report.measuredOps;
   object["resident_bytes"] = report.residentBytes;
   object["peak_transient_bytes"] = report.peakTransientBytes;
   object["peak_bytes"] = report.peakBytes;

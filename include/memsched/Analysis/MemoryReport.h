@@ -34,6 +34,9 @@ struct FunctionReport {
   std::string skippedReason;
   /// Number of ops scheduled (the terminator excluded).
   int64_t ops = 0;
+  /// Ops whose time is measured (`memsched.cost`, e.g. from a GPU profile
+  /// read back by memsched-import-profile) rather than modelled.
+  int64_t measuredOps = 0;
   int64_t residentBytes = 0;
   int64_t peakTransientBytes = 0;
   int64_t peakBytes = 0;
