@@ -155,6 +155,8 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   kernelOptions.threadsX = options.threadsX;
   kernelOptions.threadsY = options.threadsY;
   kernelOptions.threads1D = options.threads1D;
+  kernelOptions.microX = options.microX;
+  kernelOptions.microY = options.microY;
   pm.addPass(createMemschedLinalgToGpuPass(kernelOptions));
   if (options.emulateKernels)
     pm.addNestedPass<func::FuncOp>(createMemschedLaunchesToLoopsPass());

@@ -454,6 +454,11 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
 }
 
 void LinalgToGpuPass::runOnOperation() {
+  if (microX <= 0 || microY <= 0) {
+    getOperation().emitError()
+        << "memsched-linalg-to-gpu: micro-x and micro-y must be positive";
+    return signalPassFailure();
+  }
   if (threadsX <= 0 || threadsY <= 0 || threads1D <= 0 ||
       threadsX * threadsY > 1024 || threads1D > 1024) {
     getOperation().emitError()

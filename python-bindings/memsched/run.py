@@ -250,24 +250,38 @@ def run(args):
             report["modeled_time_s"] = function["modeled_time_s"]
             report["modeled_peak_bytes"] = function["peak_bytes"]
 
-    if runtime_name != "mock" or emulate:
+    if (runtime_name != "mock" or emulate) and args.reference != "none":
         measured = parse_output(completed.stdout)
-        cpu = memsched.run_pipeline(
-            text, "memsched-exec-harness{func=%s seed=%d},"
-            "memsched-to-cpu-pipeline" % (args.func, args.seed))
+        if args.reference == "cpu":
+            reference_ir = memsched.run_pipeline(
+                text, "memsched-exec-harness{func=%s seed=%d},"
+                "memsched-to-cpu-pipeline" % (args.func, args.seed))
+            reference_libs = libs
+        else:
+            # The unoptimised program on the same device: for models whose
+            # CPU run would take hours.
+            plain = argparse.Namespace(**vars(args))
+            plain.budget, plain.optimize = "", False
+            reference_ir = memsched.run_pipeline(
+                text, _gpu_pipeline(plain, emulate))
+            reference_libs = libs + [runtime]
         reference_run = subprocess.run(
             [runner, "-e", "memsched_main", "-entry-point-result=void",
-             "-shared-libs=" + ",".join(libs)], input=cpu,
+             "-shared-libs=" + ",".join(reference_libs)], input=reference_ir,
             capture_output=True, text=True, check=False)
         if reference_run.returncode != 0:
-            raise RunError("the CPU reference run failed:\n%s"
-                           % reference_run.stderr[-4000:])
+            raise RunError("the %s reference run failed:\n%s"
+                           % (args.reference, reference_run.stderr[-4000:]))
         reference = parse_output(reference_run.stdout)
+        # The same kernels on the same device, or host loops compared with
+        # host loops, round alike; libdevice and libm may not.
         exact = args.tolerance == "exact" or (
             args.tolerance == "auto" and
-            (emulate or not _TRANSCENDENTAL.search(text)))
+            (emulate or args.reference == "gpu" or
+             not _TRANSCENDENTAL.search(text)))
         rtol, atol = (0.0, 0.0) if exact else (args.rtol, args.atol)
         check = compare(reference, measured, rtol, atol)
+        check["reference"] = args.reference
         check["tolerance"] = "exact" if exact else \
             "rtol=%g atol=%g" % (rtol, atol)
         report["check"] = check
@@ -282,10 +296,12 @@ def format_report(report):
         lines.append("  budget                  %s" % report["budget"])
     check = report.get("check")
     if check:
-        verdict = ("bit-identical to the CPU" if check["identical"] else
-                   "within %s of the CPU" % check["tolerance"]
+        against = ("the CPU" if check["reference"] == "cpu" else
+                   "the unoptimised program on the same runtime")
+        verdict = ("bit-identical to " + against if check["identical"] else
+                   "within %s of %s" % (check["tolerance"], against)
                    if check["within_tolerance"] else
-                   "DIFFERENT from the CPU")
+                   "DIFFERENT from " + against)
         lines.append("  results                 %s (%d results, %d elements, "
                      "%d differ, max rel diff %.3g)" % (
                          verdict, check["results"], check["elements"],
@@ -344,6 +360,12 @@ def main(argv=None):
     parser.add_argument("--emulate", action="store_true",
                         help="run kernels as host loops over host memory "
                         "(no GPU needed)")
+    parser.add_argument("--reference", default="cpu",
+                        choices=["cpu", "gpu", "none"],
+                        help="what results are compared with: the CPU "
+                        "pipeline (default), the unoptimised program on the "
+                        "same runtime (for models too slow on the CPU), or "
+                        "nothing")
     parser.add_argument("--tolerance", default="auto",
                         choices=["auto", "exact", "relative"],
                         help="auto: exact unless the program calls "

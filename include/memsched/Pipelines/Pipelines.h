@@ -128,6 +128,16 @@ struct ToGPUPipelineOptions : public PassPipelineOptions<ToGPUPipelineOptions> {
       *this, "threads-y",
       llvm::cl::desc("Threads per block over the second dimension"),
       llvm::cl::init(8)};
+  PassOptions::Option<int64_t> microX{
+      *this, "micro-x",
+      llvm::cl::desc("Outputs per thread over the innermost dimension of "
+                     "ops with reductions"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> microY{
+      *this, "micro-y",
+      llvm::cl::desc("Outputs per thread over the second dimension of ops "
+                     "with reductions"),
+      llvm::cl::init(4)};
   PassOptions::Option<int64_t> threads1D{
       *this, "threads-1d",
       llvm::cl::desc("Threads per block of one-dimensional ops"),
