@@ -330,7 +330,8 @@ def format_report(report):
     return "\n".join(lines)
 
 
-def main(argv=None):
+def build_parser():
+    """The command line of ``python3 -m memsched.run``."""
     parser = argparse.ArgumentParser(
         prog="python3 -m memsched.run",
         description="Lower a function to the GPU, run it on deterministic "
@@ -377,7 +378,11 @@ def main(argv=None):
                         help="write the runtime's per-kernel profile here "
                         "(memsched-import-profile reads it)")
     parser.add_argument("--json", help="write the report as JSON here")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
     try:
         report = run(args)
     except (RunError, FileNotFoundError) as error:
