@@ -70,6 +70,22 @@ config.substitutions.append(
      f"-shared-libs={runner_libs},"))
 if config.cuda_runtime:
     config.available_features.add("cuda-runtime")
+# format=bin/fatbin need the CUDA toolkit's ptxas and fatbinary. MLIR looks
+# in the toolkit directory named by CUDA_ROOT (CUDA_HOME, CUDA_PATH), then on
+# PATH; the tests get CUDA_ROOT when a toolkit is in its usual place.
+import shutil
+toolkit = next((os.environ[name] for name in ["CUDA_ROOT", "CUDA_HOME",
+                                              "CUDA_PATH"]
+                if os.environ.get(name)), "/usr/local/cuda")
+if os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK):
+    config.environment["CUDA_ROOT"] = toolkit
+def find_cuda_tool(name):
+    return (os.access(os.path.join(toolkit, "bin", name), os.X_OK) or
+            shutil.which(name, path=config.environment.get("PATH")) is not None)
+if find_cuda_tool("ptxas"):
+    config.available_features.add("ptxas")
+if find_cuda_tool("fatbinary"):
+    config.available_features.add("fatbinary")
 # GPU tests run only where a CUDA device is present: MEMSCHED_HAS_CUDA_DEVICE=1
 # says so, or 0 says not; otherwise the driver is asked.
 has_device = os.environ.get("MEMSCHED_HAS_CUDA_DEVICE")

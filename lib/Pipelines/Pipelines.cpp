@@ -33,6 +33,17 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
+/// One-shot bufferization of function boundaries too, with identity
+/// layouts, so that a whole step becomes one memref function a runner (or
+/// the device boundary) can call.
+static void addWholeProgramBufferization(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+}
+
 /// Lowers loops, memrefs and scalars to the LLVM dialect for the host;
 /// with `withGpuCalls`, GPU runtime ops (allocations, copies, waits) become
 /// mgpu* calls too.
@@ -62,11 +73,7 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
   lowerSwapsOptions.target = "cpu";
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
-  bufferization::OneShotBufferizePassOptions bufferizeOptions;
-  bufferizeOptions.bufferizeFunctionBoundaries = true;
-  bufferizeOptions.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  addWholeProgramBufferization(pm);
   // Planning comes before deallocation: the arena is then one allocation
   // among the others for the deallocation pipeline, and no dealloc of a
   // planned buffer has to be removed.
@@ -137,11 +144,7 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   lowerSwapsOptions.target = "gpu";
   lowerSwapsOptions.device = options.device;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
-  bufferization::OneShotBufferizePassOptions bufferizeOptions;
-  bufferizeOptions.bufferizeFunctionBoundaries = true;
-  bufferizeOptions.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  addWholeProgramBufferization(pm);
   // Results are copied out before planning so that they are planned too;
   // the arena then holds every buffer the function allocates on the device.
   pm.addPass(createMemschedDeviceBoundaryPass());

@@ -133,13 +133,16 @@ void CheckGpuTargetPass::runOnOperation() {
   for (StringRef tool : {StringRef("ptxas"), StringRef("fatbinary")}) {
     if (tool == "fatbinary" && format != "fatbin")
       continue;
-    if (findCudaTool(tool).empty())
+    if (findCudaTool(tool).empty()) {
+      StringRef toolkit = NVVM::getCUDAToolkitPath();
       return fail("format=" + format + " needs '" + tool +
-                  "' from the CUDA toolkit, which is neither in the "
-                  "toolkit directory ('" +
-                  NVVM::getCUDAToolkitPath() +
-                  "', set CUDA_ROOT to change it) nor on PATH; install the "
-                  "toolkit or use format=isa (the driver compiles PTX when "
-                  "the module is loaded)");
+                  "' from the CUDA toolkit, which is neither in " +
+                  (toolkit.empty() ? Twine("a toolkit directory (none is "
+                                           "set: CUDA_ROOT)")
+                                   : "the toolkit directory ('" + toolkit +
+                                         "', set CUDA_ROOT to change it)") +
+                  " nor on PATH; install the toolkit or use format=isa (the "
+                  "driver compiles PTX when the module is loaded)");
+    }
   }
 }

@@ -64,20 +64,21 @@ static LogicalResult checkFunction(func::FuncOp func) {
   };
   if (!func.getBody().hasOneBlock())
     return fail("it has several blocks");
-  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
-    if (isa<UnrankedMemRefType>(type))
-      return fail("argument #" + Twine(index) + " is an unranked memref");
-    if (auto memref = dyn_cast<MemRefType>(type))
-      if (std::string why = checkBoundaryType(memref); !why.empty())
-        return fail("argument #" + Twine(index) + " " + why);
-  }
-  for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
-    if (isa<UnrankedMemRefType>(type))
-      return fail("result #" + Twine(index) + " is an unranked memref");
-    if (auto memref = dyn_cast<MemRefType>(type))
-      if (std::string why = checkBoundaryType(memref); !why.empty())
-        return fail("result #" + Twine(index) + " " + why);
-  }
+  auto checkTypes = [&](TypeRange types, StringRef what) -> LogicalResult {
+    for (auto [index, type] : llvm::enumerate(types)) {
+      std::string why;
+      if (isa<UnrankedMemRefType>(type))
+        why = "is an unranked memref";
+      else if (auto memref = dyn_cast<MemRefType>(type))
+        why = checkBoundaryType(memref);
+      if (!why.empty())
+        return fail(what + " #" + Twine(index) + " " + why);
+    }
+    return success();
+  };
+  if (failed(checkTypes(func.getArgumentTypes(), "argument")) ||
+      failed(checkTypes(func.getResultTypes(), "result")))
+    return failure();
   WalkResult walk = func.walk([&](Operation *op) {
     if (isa<CallOpInterface>(op)) {
       op->emitError() << "memsched-device-boundary: calls are not supported "
