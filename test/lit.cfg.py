@@ -77,8 +77,13 @@ import shutil
 toolkit = next((os.environ[name] for name in ["CUDA_ROOT", "CUDA_HOME",
                                               "CUDA_PATH"]
                 if os.environ.get(name)), "/usr/local/cuda")
-if os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK):
+libdevice = os.path.join(toolkit, "nvvm", "libdevice", "libdevice.10.bc")
+if (os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK) or
+        os.path.exists(libdevice)):
     config.environment["CUDA_ROOT"] = toolkit
+# Math functions in device code are linked from libdevice.
+if os.path.exists(libdevice):
+    config.available_features.add("libdevice")
 def find_cuda_tool(name):
     return (os.access(os.path.join(toolkit, "bin", name), os.X_OK) or
             shutil.which(name, path=config.environment.get("PATH")) is not None)

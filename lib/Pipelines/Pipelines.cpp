@@ -127,6 +127,7 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   targetOptions.chip = options.chip;
   targetOptions.features = options.features;
   targetOptions.format = options.format;
+  targetOptions.checkToolkit = !options.emulateKernels;
   pm.addPass(createMemschedCheckGpuTargetPass(targetOptions));
   // Kernel names are positions in the program as given, before any
   // reordering, so that a profile of it can be read back.

@@ -77,6 +77,7 @@ struct Runtime {
   std::mutex mutex;
   CUdevice device = 0;
   CUcontext context = nullptr;
+  std::once_flag contextOnce;
   int defaultDevice = 0;
   std::map<CUdeviceptr, uint64_t> allocations;
   uint64_t liveBytes = 0, peakBytes = 0, allocationCount = 0;
@@ -97,11 +98,12 @@ struct Runtime {
     if (const char *stats = std::getenv("MEMSCHED_STATS"))
       printStats = std::strcmp(stats, "0") != 0;
   }
-  ~Runtime() { finish(); }
 
   void ensureContext() {
-    if (context)
-      return;
+    std::call_once(contextOnce, [this] { createContext(); });
+  }
+
+  void createContext() {
     CHECK_CU(cuInit(0));
     int count = 0;
     CHECK_CU(cuDeviceGetCount(&count));
@@ -126,9 +128,12 @@ struct Runtime {
     for (PendingLaunch &launch : pending) {
       float milliseconds = 0;
       // Tolerant: this also runs at exit, when the driver may be gone.
-      if (cuEventSynchronize(launch.stop) != CUDA_SUCCESS ||
-          cuEventElapsedTime(&milliseconds, launch.start, launch.stop) !=
-              CUDA_SUCCESS) {
+      bool read = cuEventSynchronize(launch.stop) == CUDA_SUCCESS &&
+                  cuEventElapsedTime(&milliseconds, launch.start,
+                                     launch.stop) == CUDA_SUCCESS;
+      cuEventDestroy(launch.start);
+      cuEventDestroy(launch.stop);
+      if (!read) {
         std::fprintf(stderr, "memsched-runtime: a kernel timing could not "
                              "be read\n");
         continue;
@@ -136,8 +141,6 @@ struct Runtime {
       KernelTiming &timing = timings[launch.name];
       ++timing.launches;
       timing.totalSeconds += milliseconds / 1e3;
-      cuEventDestroy(launch.start);
-      cuEventDestroy(launch.stop);
     }
     pending.clear();
   }
@@ -197,8 +200,15 @@ struct Runtime {
 };
 
 Runtime &runtime() {
-  static Runtime instance;
-  return instance;
+  // Never destroyed: lowered code may call the ABI from its own global
+  // destructors after ours would have run. The report is written by an
+  // atexit handler instead.
+  static Runtime *instance = [] {
+    auto *created = new Runtime();
+    std::atexit([] { runtime().finish(); });
+    return created;
+  }();
+  return *instance;
 }
 
 /// Makes the primary context current for the scope of one ABI call.
@@ -356,8 +366,12 @@ MEMSCHED_EXPORT void mgpuStreamDestroy(void *stream) {
 MEMSCHED_EXPORT void mgpuStreamSynchronize(void *stream) {
   ScopedContext scope;
   CHECK_CU(cuStreamSynchronize(static_cast<CUstream>(stream)));
-  std::lock_guard<std::mutex> lock(runtime().mutex);
-  runtime().lastSync = Clock::now();
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.lastSync = Clock::now();
+  // Blocking launches synchronise right after: read their events now, so
+  // that they do not pile up over a long run.
+  r.collectTimings();
 }
 
 MEMSCHED_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
@@ -395,12 +409,12 @@ MEMSCHED_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream,
                                    bool isHostShared) {
   ScopedContext scope;
   CUdeviceptr pointer = 0;
-  if (bytes == 0)
-    bytes = 1;
+  // CUDA refuses empty allocations; the accounting keeps the planned size.
+  size_t allocated = bytes == 0 ? 1 : bytes;
   if (isHostShared)
-    CHECK_CU(cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL));
+    CHECK_CU(cuMemAllocManaged(&pointer, allocated, CU_MEM_ATTACH_GLOBAL));
   else
-    CHECK_CU(cuMemAlloc(&pointer, bytes));
+    CHECK_CU(cuMemAlloc(&pointer, allocated));
   Runtime &r = runtime();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.markCall();

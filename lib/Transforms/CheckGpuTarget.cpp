@@ -13,6 +13,7 @@
 
 #include "memsched/Transforms/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -56,11 +57,14 @@ static int getMinimumPtxVersion(StringRef chip) {
   };
   // Architecture- and family-specific variants (sm_100a, sm_120f) need what
   // their base chip needs, and sm_90a its own entry.
-  for (auto [prefix, version] : table)
-    if (chip == prefix ||
-        (chip.starts_with(prefix) && chip.size() == prefix.size() + 1 &&
-         prefix != "sm_90"))
+  for (auto [prefix, version] : table) {
+    if (chip == prefix)
       return version;
+    if (chip.starts_with(prefix) && chip.size() == prefix.size() + 1 &&
+        prefix != "sm_90")
+      // Family-specific targets (sm_100f, sm_120f) came with PTX 8.8.
+      return chip.ends_with("f") ? std::max(version, 88) : version;
+  }
   return 0;
 }
 
@@ -128,6 +132,22 @@ void CheckGpuTargetPass::runOnOperation() {
                                  Twine(requested % 10)
                            : Twine("names no PTX version")) +
                 "; add features=+ptx" + Twine(needed));
+  if (!checkToolkit)
+    return;
+  // Math functions become calls into libdevice, which the serializer links
+  // from the toolkit only when it knows where the toolkit is; without it the
+  // driver would fail to load the module.
+  WalkResult math = module.walk([](Operation *op) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    return isa<math::MathDialect>(op->getDialect()) && func &&
+                   !func->hasAttr(kHostAttrName)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (math.wasInterrupted() && NVVM::getCUDAToolkitPath().empty())
+    return fail("math functions on the GPU need libdevice from the CUDA "
+                "toolkit, and no toolkit directory is set; set CUDA_ROOT to "
+                "the toolkit (the directory with nvvm/libdevice)");
   if (format == "isa")
     return;
   for (StringRef tool : {StringRef("ptxas"), StringRef("fatbinary")}) {

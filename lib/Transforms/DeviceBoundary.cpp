@@ -56,6 +56,30 @@ static std::string checkBoundaryType(MemRefType type) {
   return "";
 }
 
+/// Whether `get` reads a constant global (copied to the device once).
+static bool isConstantGlobal(memref::GetGlobalOp get) {
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  return global && global.getConstant();
+}
+
+/// Whether host memory `root` is only registered or copied from and to by
+/// GPU copies (a swap's host arena), through views and casts.
+static bool isOnlyCopied(Value root) {
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<gpu::MemcpyOp, gpu::HostRegisterOp, gpu::HostUnregisterOp>(user))
+        continue;
+      if (!isa<ViewLikeOpInterface, memref::CastOp>(user))
+        return false;
+      worklist.append(user->result_begin(), user->result_end());
+    }
+  }
+  return true;
+}
+
 /// Checks that `func` can be rewritten; emits an error naming what cannot.
 static LogicalResult checkFunction(func::FuncOp func) {
   auto fail = [&](const Twine &what) {
@@ -90,6 +114,14 @@ static LogicalResult checkFunction(func::FuncOp func) {
       if (std::string why = checkBoundaryType(global.getType()); !why.empty()) {
         op->emitError() << "memsched-device-boundary: global '@"
                         << global.getName() << "' " << why;
+        return WalkResult::interrupt();
+      }
+      if (!isConstantGlobal(global) && !isOnlyCopied(global.getResult())) {
+        op->emitError() << "memsched-device-boundary: global '@"
+                        << global.getName()
+                        << "' is mutable host memory that device code would "
+                           "read or write; only constant globals are copied "
+                           "to the device";
         return WalkResult::interrupt();
       }
     }
@@ -151,9 +183,7 @@ static void rewriteFunction(func::FuncOp func) {
   // Constants: one device copy per global, shared by every reader.
   llvm::MapVector<StringAttr, SmallVector<memref::GetGlobalOp>> globals;
   func.walk([&](memref::GetGlobalOp get) {
-    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-        get, get.getNameAttr());
-    if (global && global.getConstant())
+    if (isConstantGlobal(get))
       globals[get.getNameAttr().getAttr()].push_back(get);
   });
   for (auto &[name, gets] : globals) {

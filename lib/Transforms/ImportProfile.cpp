@@ -90,7 +90,8 @@ void ImportProfilePass::runOnOperation() {
       if (!name)
         return;
       ++tagged;
-      auto it = totals->find(name.getValue());
+      // Names given by hand may have characters kernel names cannot.
+      auto it = totals->find(sanitizeKernelName(name.getValue()));
       if (it == totals->end())
         return;
       op->setAttr(kCostAttrName, builder.getF64FloatAttr(

@@ -16,6 +16,10 @@
 
 namespace mlir::memsched {
 
+/// Keeps identifier characters only (others become '_'), so that a name is
+/// a valid PTX symbol and the profile's kernel names equal the tags.
+std::string sanitizeKernelName(StringRef name);
+
 /// Gives every linalg op in the block of `func` that has no
 /// `memsched.kernel` name the name `<function>_<position>_<op>`.
 void tagKernels(func::FuncOp func);

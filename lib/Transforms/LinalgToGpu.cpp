@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelTags.h"
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
@@ -57,14 +58,6 @@ private:
 };
 } // namespace
 
-/// Keeps identifier characters only, so that names are valid PTX symbols.
-static std::string sanitize(StringRef name) {
-  std::string result;
-  for (char c : name)
-    result.push_back(llvm::isAlnum(c) ? c : '_');
-  return result;
-}
-
 static gpu::ParallelLoopDimMappingAttr getMapping(MLIRContext *context,
                                                   gpu::Processor processor) {
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
@@ -72,20 +65,33 @@ static gpu::ParallelLoopDimMappingAttr getMapping(MLIRContext *context,
                                               identity);
 }
 
-/// The mapping attributes of an outer loop over `numDims` dimensions: the
-/// innermost to blocks in x, then y, then z, the others sequential.
+/// The mapping attributes of an outer loop whose dimensions have
+/// `blockCounts` tiles each (dynamic when unknown): from the innermost, to
+/// blocks in x, y, z; a dimension with more tiles than the grid allows in
+/// the next free grid dimension (2^31 - 1 in x, 65535 in y and z), and
+/// every one beyond three, runs sequentially in each thread.
 static SmallVector<gpu::ParallelLoopDimMappingAttr>
-getBlockMapping(MLIRContext *context, size_t numDims) {
-  const gpu::Processor blocks[] = {
-      gpu::Processor::BlockX, gpu::Processor::BlockY, gpu::Processor::BlockZ};
-  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
-  for (size_t dim = 0; dim < numDims; ++dim) {
-    size_t fromInnermost = numDims - 1 - dim;
-    mapping.push_back(getMapping(context, fromInnermost < 3
-                                              ? blocks[fromInnermost]
-                                              : gpu::Processor::Sequential));
+getBlockMapping(MLIRContext *context, ArrayRef<int64_t> blockCounts) {
+  const std::pair<gpu::Processor, int64_t> grid[] = {
+      {gpu::Processor::BlockX, std::numeric_limits<int32_t>::max()},
+      {gpu::Processor::BlockY, 65535},
+      {gpu::Processor::BlockZ, 65535}};
+  size_t next = 0;
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping(blockCounts.size());
+  for (size_t dim = blockCounts.size(); dim-- > 0;) {
+    int64_t count = blockCounts[dim];
+    bool fits = next < 3 &&
+                (ShapedType::isDynamic(count) || count <= grid[next].second);
+    mapping[dim] = getMapping(context, fits ? grid[next++].first
+                                            : gpu::Processor::Sequential);
   }
   return mapping;
+}
+
+/// Tiles of `tile` over a dimension of `extent` (dynamic stays dynamic).
+static int64_t getTileCount(int64_t extent, int64_t tile) {
+  return ShapedType::isDynamic(extent) ? ShapedType::kDynamic
+                                       : llvm::divideCeil(extent, tile);
 }
 
 FailureOr<scf::ParallelOp> LinalgToGpuPass::mapReduction(RewriterBase &rewriter,
@@ -268,8 +274,14 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapReduction(RewriterBase &rewriter,
   }
   rewriter.eraseOp(op);
 
+  SmallVector<int64_t> blockCounts;
+  for (size_t dim = 0; dim < numParallel; ++dim)
+    blockCounts.push_back(getTileCount(
+        extents[dim], dim == dimX            ? threadsOnX * microOnX
+                      : dimY && dim == *dimY ? threadsOnY * microOnY
+                                             : 1));
   if (failed(
-          gpu::setMappingAttr(blocks, getBlockMapping(context, numParallel))))
+          gpu::setMappingAttr(blocks, getBlockMapping(context, blockCounts))))
     return failure();
   SmallVector<gpu::ParallelLoopDimMappingAttr> threadMapping = {
       getMapping(context, gpu::Processor::ThreadX)};
@@ -286,6 +298,12 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
   MLIRContext *context = op.getContext();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
+  // An empty iteration space computes nothing (outputs keep their values):
+  // no kernel, and no launch of an empty grid, which CUDA refuses.
+  if (llvm::is_contained(op.getStaticLoopRanges(), 0)) {
+    rewriter.eraseOp(op);
+    return scf::ParallelOp();
+  }
   // An op without parallel loops runs in a single thread of a single block.
   if (op.getNumParallelLoops() == 0) {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -364,17 +382,17 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
   auto [outer, inner] =
       scf::tileParallelLoop(parallel, tileSizes, /*noMinMaxBounds=*/true);
 
-  const gpu::Processor blocks[] = {
-      gpu::Processor::BlockX, gpu::Processor::BlockY, gpu::Processor::BlockZ};
   const gpu::Processor threads[] = {gpu::Processor::ThreadX,
                                     gpu::Processor::ThreadY,
                                     gpu::Processor::ThreadZ};
-  SmallVector<gpu::ParallelLoopDimMappingAttr> outerMapping, innerMapping;
+  SmallVector<int64_t> blockCounts;
+  for (size_t dim = 0; dim < numParallel; ++dim)
+    blockCounts.push_back(getTileCount(extents[dim], tileSizes[dim]));
+  SmallVector<gpu::ParallelLoopDimMappingAttr> outerMapping =
+      getBlockMapping(context, blockCounts);
+  SmallVector<gpu::ParallelLoopDimMappingAttr> innerMapping;
   for (size_t dim = 0; dim < numParallel; ++dim) {
     size_t fromInnermost = numParallel - 1 - dim;
-    outerMapping.push_back(
-        getMapping(context, fromInnermost < 3 ? blocks[fromInnermost]
-                                              : gpu::Processor::Sequential));
     // Only the tiled dimensions have threads; the others iterate once.
     bool tiled = fromInnermost < 2 && (numParallel > 1 || fromInnermost == 0);
     innerMapping.push_back(getMapping(
@@ -400,9 +418,9 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
   for (linalg::LinalgOp op : ops) {
     std::string name;
     if (auto tag = op->getAttrOfType<StringAttr>(kKernelAttrName))
-      name = sanitize(tag.getValue());
+      name = sanitizeKernelName(tag.getValue());
     else
-      name = sanitize(
+      name = sanitizeKernelName(
           (func.getSymName() + "_" + op->getName().stripDialect()).str());
     std::string unique = name;
     for (int suffix = 1; usedNames.contains(unique); ++suffix)
@@ -411,7 +429,8 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
     FailureOr<scf::ParallelOp> outer = mapOp(rewriter, op);
     if (failed(outer))
       return failure();
-    kernelNames[*outer] = unique;
+    if (*outer)
+      kernelNames[*outer] = unique;
   }
 
   // The conversion replaces every outermost mapped loop by one gpu.launch at
@@ -440,7 +459,7 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
            << "memsched-linalg-to-gpu: internal error: " << names.size()
            << " mapped loops became " << launches.size() << " launches";
   auto moduleName = FlatSymbolRefAttr::get(
-      context, sanitize((func.getSymName() + "_kernels").str()));
+      context, sanitizeKernelName((func.getSymName() + "_kernels").str()));
   for (auto [launch, name] : llvm::zip_equal(launches, names)) {
     // The conversion's bookkeeping marker; nothing reads it afterwards.
     launch->removeAttr("SCFToGPU_visited");

@@ -107,9 +107,14 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
   };
 
   auto tokenType = gpu::AsyncTokenType::get(context);
+  // The first swap-in of each swap-out (several may read one host copy):
+  // the copy out must be complete before any of them starts.
   DenseMap<Operation *, SwapInOp> inOf;
-  for (SwapInOp in : ins)
-    inOf[in.getSource().getDefiningOp()] = in;
+  for (SwapInOp in : ins) {
+    SwapInOp &first = inOf[in.getSource().getDefiningOp()];
+    if (!first || in->isBeforeInBlock(first))
+      first = in;
+  }
   for (SwapOutOp out : outs) {
     OpBuilder b(out);
     Location at = out.getLoc();

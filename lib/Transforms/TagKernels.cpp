@@ -15,6 +15,13 @@ namespace mlir::memsched {
 using namespace mlir;
 using namespace mlir::memsched;
 
+std::string mlir::memsched::sanitizeKernelName(StringRef name) {
+  std::string result;
+  for (char c : name)
+    result.push_back(llvm::isAlnum(c) ? c : '_');
+  return result;
+}
+
 void mlir::memsched::tagKernels(func::FuncOp func) {
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
@@ -22,9 +29,10 @@ void mlir::memsched::tagKernels(func::FuncOp func) {
   for (auto [position, op] : llvm::enumerate(func.getBody().front())) {
     if (!isa<linalg::LinalgOp>(op) || op.hasAttr(kKernelAttrName))
       continue;
-    std::string name = (func.getSymName() + "_" + Twine(position) + "_" +
-                        op.getName().stripDialect())
-                           .str();
+    std::string name =
+        sanitizeKernelName((func.getSymName() + "_" + Twine(position) + "_" +
+                            op.getName().stripDialect())
+                               .str());
     op.setAttr(kKernelAttrName, builder.getStringAttr(name));
   }
 }

@@ -29,7 +29,26 @@ from memsched.execute import _llvm_tool
 
 
 class RunError(Exception):
-    """A failure the runner reports as one message, without a traceback."""
+    """A failure the runner reports as one message, without a traceback:
+    something needed to run is missing (exit status 2)."""
+
+
+class WrongRunError(RunError):
+    """The lowered program ran and failed (exit status 1, like wrong
+    results)."""
+
+
+# Where a CUDA toolkit usually lives; MLIR links libdevice from the toolkit
+# directory named by CUDA_ROOT, CUDA_HOME or CUDA_PATH only.
+_DEFAULT_TOOLKIT = "/usr/local/cuda"
+
+
+def _ensure_toolkit_directory():
+    if any(os.environ.get(name) for name in
+           ["CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"]):
+        return
+    if os.path.exists(os.path.join(_DEFAULT_TOOLKIT, "nvvm", "libdevice")):
+        os.environ["CUDA_ROOT"] = _DEFAULT_TOOLKIT
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -201,6 +220,8 @@ def run(args):
     runtime = find_runtime(runtime_name)
     if runtime_name == "cuda":
         check_cuda_device()
+    if not emulate:
+        _ensure_toolkit_directory()
     try:
         lowered = memsched.run_pipeline(text, _gpu_pipeline(args, emulate))
     except memsched.MLIRError as error:
@@ -219,8 +240,9 @@ def run(args):
          "-shared-libs=" + ",".join(libs + [runtime])], input=lowered,
         capture_output=True, text=True, env=env, check=False)
     if completed.returncode != 0:
-        raise RunError("running the lowered program failed (exit %d):\n%s"
-                       % (completed.returncode, completed.stderr[-4000:]))
+        raise WrongRunError("running the lowered program failed (exit %d):"
+                            "\n%s" % (completed.returncode,
+                                      completed.stderr[-4000:]))
     stats = _runtime_stats(completed.stdout, completed.stderr)
 
     report = {"model": args.model, "func": args.func,
@@ -265,12 +287,15 @@ def run(args):
             reference_ir = memsched.run_pipeline(
                 text, _gpu_pipeline(plain, emulate))
             reference_libs = libs + [runtime]
+        # The reference run must not overwrite the profile of the run.
+        reference_env = {key: value for key, value in os.environ.items()
+                         if key != "MEMSCHED_PROFILE"}
         reference_run = subprocess.run(
             [runner, "-e", "memsched_main", "-entry-point-result=void",
              "-shared-libs=" + ",".join(reference_libs)], input=reference_ir,
-            capture_output=True, text=True, check=False)
+            capture_output=True, text=True, env=reference_env, check=False)
         if reference_run.returncode != 0:
-            raise RunError("the %s reference run failed:\n%s"
+            raise WrongRunError("the %s reference run failed:\n%s"
                            % (args.reference, reference_run.stderr[-4000:]))
         reference = parse_output(reference_run.stdout)
         # The same kernels on the same device, or host loops compared with
@@ -385,6 +410,9 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         report = run(args)
+    except WrongRunError as error:
+        print("memsched.run: error: %s" % error, file=sys.stderr)
+        return 1
     except (RunError, FileNotFoundError) as error:
         print("memsched.run: error: %s" % error, file=sys.stderr)
         return 2

@@ -76,3 +76,13 @@ func.func @barrier() attributes {memsched.host} {
   }
   return
 }
+
+// -----
+
+memref.global "private" @state : memref<4xf32> = dense<0.0>
+func.func @mutable_global(%a: memref<4xf32>) {
+  // expected-error @below {{memsched-device-boundary: global '@state' is mutable host memory that device code would read or write; only constant globals are copied to the device}}
+  %g = memref.get_global @state : memref<4xf32>
+  linalg.copy ins(%a : memref<4xf32>) outs(%g : memref<4xf32>)
+  return
+}

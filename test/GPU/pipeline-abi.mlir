@@ -1,10 +1,10 @@
-// RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-exec-harness -memsched-to-gpu-pipeline -mlir-print-op-on-diagnostic=false 2>/dev/null > %t.plain.mlir
+// RUN: memsched-opt %S/Inputs/matmul-relu.mlir -memsched-exec-harness -memsched-to-gpu-pipeline -mlir-print-op-on-diagnostic=false 2>/dev/null > %t.plain.mlir
 // RUN: FileCheck %s --check-prefix=ISA --input-file=%t.plain.mlir
 // A program with swaps also registers host memory.
-// RUN: memsched-opt %examples/chain_mlp_train_step.mlir -memsched-exec-harness -memsched-to-gpu-pipeline=budget=0.8x -mlir-print-op-on-diagnostic=false 2>/dev/null > %t.swapped.mlir
+// RUN: memsched-opt %S/Inputs/swapped.mlir -memsched-exec-harness -memsched-to-gpu-pipeline -mlir-print-op-on-diagnostic=false 2>/dev/null > %t.swapped.mlir
 // RUN: FileCheck %s --check-prefix=SWAPPED --input-file=%t.swapped.mlir
 // Another chip and PTX version.
-// RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-to-gpu-pipeline="chip=sm_80 features=+ptx70" -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=SM80
+// RUN: memsched-opt %S/Inputs/matmul-relu.mlir -memsched-to-gpu-pipeline="chip=sm_80 features=+ptx70" -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=SM80
 //
 // The ABI check: the mgpu* functions the lowered programs declare, with
 // their LLVM types, are the ones our runtimes implement (docs/gpu.md), and
@@ -18,24 +18,25 @@
 // RUN: llvm-nm -D --defined-only %mock_gpu_runtime | awk '{print $3}' > %t.mock-exports
 // RUN: not grep -vxFf %t.mock-exports %t.symbols
 
-// Tests that memsched-to-gpu-pipeline lowers the examples to host LLVM code
-// with embedded PTX for the requested chip, one kernel module per
-// function, and calls of the mgpu* ABI of LLVM 22.1.
+// Tests that memsched-to-gpu-pipeline lowers training steps to host LLVM
+// code with embedded PTX for the requested chip, one kernel module per
+// function, and calls of the mgpu* ABI of LLVM 22.1. The inputs call no
+// math functions, so no CUDA toolkit (libdevice) is needed; the examples,
+// which do, are lowered in pipeline-examples.mlir.
 
-// ISA: llvm.func @train_step({{.*}}memsched.device = {{{.*}}device_bytes = 70764 : i64
-// ISA: gpu.launch_func @train_step_kernels::@train_step_5_fill
+// ISA: llvm.func @train_step({{.*}}memsched.device = {{{.*}}device_bytes = 21252 : i64
+// ISA: gpu.launch_func @train_step_kernels::@train_step_2_fill
 // ISA: gpu.binary @train_step_kernels {{.*}}#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // ISA-SAME: .version 8.0
 // ISA-SAME: .target sm_90
-// ISA-SAME: .entry train_step_5_fill(
-// ISA-SAME: .entry train_step_6_matmul(
+// ISA-SAME: .entry train_step_2_fill(
+// ISA-SAME: .entry train_step_3_matmul(
 // ISA-NOT: gpu.binary
 // ISA-NOT: linalg.
 // ISA-NOT: scf.
 
 // SWAPPED: llvm.mlir.global private @__memsched_host_arena_train_step
-// SWAPPED: llvm.func @train_step({{.*}}memsched.device = {{{.*}}device_bytes =
-// SWAPPED-SAME: memsched.fit = {{{.*}}chosen = "swap"
+// SWAPPED: llvm.func @train_step({{.*}}memsched.device = {{{.*}}device_bytes = 65536 : i64
 
 // SM80: #nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">
 // SM80-SAME: .version 7.0

@@ -92,3 +92,26 @@ func.func @release(%a: tensor<1024x1024xf32>) -> tensor<256x1024xf32> {
   %z = linalg.add ins(%t, %b : tensor<256x1024xf32>, tensor<256x1024xf32>) outs(%e9 : tensor<256x1024xf32>) -> tensor<256x1024xf32>
   return %z : tensor<256x1024xf32>
 }
+
+// Several swap-ins of one host copy: the copy out (4 MiB, ~80 us) is waited
+// for before the first of them, not only before the last.
+// RUN: memsched-opt %s -memsched-lower-swaps=target=gpu | FileCheck %s --check-prefix=TWICE
+// TWICE-LABEL: func.func @twice
+// TWICE: %[[OUT:.*]] = gpu.memcpy async
+// TWICE-NEXT: gpu.wait [%[[OUT]]]
+// TWICE: gpu.memcpy async
+// TWICE: linalg.exp
+// TWICE-NOT: gpu.wait [%[[OUT]]]
+// TWICE: gpu.memcpy async
+func.func @twice(%a: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %e0 = tensor.empty() : tensor<1024x1024xf32>
+  %x = linalg.exp ins(%a : tensor<1024x1024xf32>) outs(%e0 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %h = memsched.swap_out %x : tensor<1024x1024xf32> -> !memsched.host<tensor<1024x1024xf32>>
+  %b = memsched.swap_in %h : !memsched.host<tensor<1024x1024xf32>> -> tensor<1024x1024xf32>
+  %e1 = tensor.empty() : tensor<1024x1024xf32>
+  %y = linalg.exp ins(%b : tensor<1024x1024xf32>) outs(%e1 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %c = memsched.swap_in %h : !memsched.host<tensor<1024x1024xf32>> -> tensor<1024x1024xf32>
+  %e2 = tensor.empty() : tensor<1024x1024xf32>
+  %z = linalg.add ins(%y, %c : tensor<1024x1024xf32>, tensor<1024x1024xf32>) outs(%e2 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %z : tensor<1024x1024xf32>
+}

@@ -500,7 +500,10 @@ def MemschedCheckGpuTargetPass
     (LLVM aborts otherwise; sm_90 needs +ptx78, sm_90a +ptx80, sm_100
     +ptx86); `format` must be isa, bin or fatbin; and bin and fatbin need
     `ptxas` (fatbin also `fatbinary`) from a CUDA toolkit, looked up in the
-    toolkit directory MLIR uses and on PATH. The module is not changed.
+    toolkit directory MLIR uses and on PATH; and math functions in device
+    code need libdevice, which the serializer links only from a known
+    toolkit directory (CUDA_ROOT, CUDA_HOME or CUDA_PATH). The module is not
+    changed.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"", "Target GPU">,
@@ -509,6 +512,9 @@ def MemschedCheckGpuTargetPass
     Option<"format", "format", "std::string", "\"isa\"",
            "isa (PTX, compiled by the driver at load time), bin (cubin) or "
            "fatbin">,
+    Option<"checkToolkit", "check-toolkit", "bool", "true",
+           "Check what the serializer needs from the CUDA toolkit (off when "
+           "kernels are emulated)">,
   ];
 }
 
