@@ -39,30 +39,36 @@ struct ToCPUPipelineOptions : public PassPipelineOptions<ToCPUPipelineOptions> {
 /// `mlir-runner` executes with the runner utility libraries.
 void buildToCPUPipeline(OpPassManager &pm, const ToCPUPipelineOptions &options);
 
-/// Options of `memsched-optimize`.
-struct OptimizePipelineOptions
-    : public PassPipelineOptions<OptimizePipelineOptions> {
-  PassOptions::Option<std::string> budget{
+/// The options of `memsched-optimize`, shared by the pipelines that run it
+/// first (CRTP, as PassPipelineOptions requires).
+template <typename Derived>
+struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
+  ::mlir::detail::PassOptions::Option<std::string> budget{
       *this, "budget",
       llvm::cl::desc("Device memory bound on resident + arena: bytes with a "
                      "unit or a fraction of the unoptimised peak (0.5x); "
-                     "empty: only reorder and in-place"),
+                     "empty: no budget (memsched-optimize then only "
+                     "reorders and writes in place)"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> device{
+  ::mlir::detail::PassOptions::Option<std::string> device{
       *this, "device", llvm::cl::desc("Device preset or .json file"),
       llvm::cl::init("h100")};
-  PassOptions::Option<bool> allowRemat{*this, "allow-remat",
-                                       llvm::cl::desc("Consider recomputation"),
-                                       llvm::cl::init(true)};
-  PassOptions::Option<bool> allowSwap{
+  ::mlir::detail::PassOptions::Option<bool> allowRemat{
+      *this, "allow-remat", llvm::cl::desc("Consider recomputation"),
+      llvm::cl::init(true)};
+  ::mlir::detail::PassOptions::Option<bool> allowSwap{
       *this, "allow-swap", llvm::cl::desc("Consider swapping to host memory"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> report{
+  ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of the result to this file ('-' "
                      "for standard output); empty: no report"),
       llvm::cl::init("")};
 };
+
+/// Options of `memsched-optimize`.
+struct OptimizePipelineOptions
+    : public OptimizeOptionsBase<OptimizePipelineOptions> {};
 
 /// Builds `memsched-optimize`: memsched-reorder, then (with a budget)
 /// memsched-fit, then memsched-inplace and optionally memsched-report.
@@ -71,7 +77,7 @@ void buildOptimizePipeline(OpPassManager &pm,
 
 /// Options of `memsched-to-gpu-pipeline`: the target, and those of
 /// `memsched-optimize` run first.
-struct ToGPUPipelineOptions : public PassPipelineOptions<ToGPUPipelineOptions> {
+struct ToGPUPipelineOptions : public OptimizeOptionsBase<ToGPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target GPU (sm_90 for H100 and H200)"),
       llvm::cl::init("sm_90")};
@@ -82,7 +88,7 @@ struct ToGPUPipelineOptions : public PassPipelineOptions<ToGPUPipelineOptions> {
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("isa (PTX, compiled by the driver when loaded; needs no "
-                     "toolkit), bin (cubin, needs ptxas) or fatbin"),
+                     "ptxas), bin (cubin, needs ptxas) or fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<int> optLevel{
       *this, "opt-level",
@@ -92,24 +98,6 @@ struct ToGPUPipelineOptions : public PassPipelineOptions<ToGPUPipelineOptions> {
       *this, "optimize",
       llvm::cl::desc("Run memsched-optimize first (implied by budget=)"),
       llvm::cl::init(false)};
-  PassOptions::Option<std::string> budget{
-      *this, "budget",
-      llvm::cl::desc("memsched-optimize's budget (bytes with a unit or a "
-                     "fraction of the unoptimised peak); empty: none"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> device{
-      *this, "device", llvm::cl::desc("Device preset or .json file"),
-      llvm::cl::init("h100")};
-  PassOptions::Option<bool> allowRemat{*this, "allow-remat",
-                                       llvm::cl::desc("Consider recomputation"),
-                                       llvm::cl::init(true)};
-  PassOptions::Option<bool> allowSwap{
-      *this, "allow-swap", llvm::cl::desc("Consider swapping to host memory"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> report{
-      *this, "report",
-      llvm::cl::desc("memsched-optimize's JSON report file; empty: none"),
-      llvm::cl::init("")};
   PassOptions::Option<std::string> planAlgorithm{
       *this, "plan-algorithm",
       llvm::cl::desc("Offset planner of memsched-plan-buffers"),
