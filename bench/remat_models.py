@@ -13,12 +13,13 @@ Usage: python3 bench/remat_models.py [--build build] [--models a,b]
        [--fractions 0.9,0.8,0.7,0.6,0.5,0.4,0.3]
 """
 import argparse
-import gzip
 import json
 import os
 import re
 import subprocess
 import tempfile
+
+import zoo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "vit_b_16", "gpt",
@@ -72,11 +73,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch:
         for model in options.models.split(","):
-            path = os.path.join(scratch, model + ".mlir")
-            with gzip.open(os.path.join(ROOT, "bench", "models",
-                                        model + ".mlir.gz"), "rt") as source:
-                with open(path, "w") as out:
-                    out.write(source.read())
+            path = zoo.unpack(model, scratch)
             _, base, _ = run(opt, path, [])
             function = json.loads(base)["functions"][0]
             step = function["modeled_time_s"]

@@ -25,11 +25,12 @@ Usage: python3 bench/swap_models.py [--build build] [--models a,b]
 """
 import argparse
 import concurrent.futures
-import gzip
 import json
 import os
 import subprocess
 import tempfile
+
+import zoo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "vit_b_16", "gpt"]
@@ -90,11 +91,7 @@ def main():
     everything = {}
     with tempfile.TemporaryDirectory() as scratch:
         for model in args.models.split(","):
-            path = os.path.join(scratch, model + ".mlir")
-            with gzip.open(os.path.join(ROOT, "bench", "models",
-                                        model + ".mlir.gz"), "rt") as source:
-                with open(path, "w") as target:
-                    target.write(source.read())
+            path = zoo.unpack(model, scratch)
             for device in args.devices.split(","):
                 reorder = f"-memsched-reorder=device={device}"
                 base = report(opt, path, [reorder], device)

@@ -137,10 +137,9 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     return report;
   }
   report.ops = static_cast<int64_t>(problem.numTasks());
-  func.walk([&](Operation *op) {
-    if (op->getParentOp() == func && op->hasAttr(kCostAttrName))
-      ++report.measuredOps;
-  });
+  report.measuredOps =
+      llvm::count_if(func.getBody().front(),
+                     [](Operation &op) { return op.hasAttr(kCostAttrName); });
   report.residentBytes = profile->residentBytes;
   report.peakTransientBytes = profile->peakTransientBytes;
   report.peakBytes = profile->peakBytes();

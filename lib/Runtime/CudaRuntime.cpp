@@ -178,20 +178,24 @@ struct Runtime {
     return out;
   }
 
+  /// Writes the JSON report to `path`; false when it cannot be written.
+  bool writeProfile(const char *path) {
+    FILE *file = std::fopen(path, "w");
+    if (!file)
+      return false;
+    std::fprintf(file, "%s\n", json().c_str());
+    std::fclose(file);
+    return true;
+  }
+
   void finish() {
     if (!context)
       return;
     cuCtxPushCurrent(context);
     collectTimings();
-    if (!profilePath.empty()) {
-      if (FILE *file = std::fopen(profilePath.c_str(), "w")) {
-        std::fprintf(file, "%s\n", json().c_str());
-        std::fclose(file);
-      } else {
-        std::fprintf(stderr, "memsched-runtime: cannot write profile '%s'\n",
-                     profilePath.c_str());
-      }
-    }
+    if (!profilePath.empty() && !writeProfile(profilePath.c_str()))
+      std::fprintf(stderr, "memsched-runtime: cannot write profile '%s'\n",
+                   profilePath.c_str());
     if (printStats)
       std::fprintf(stderr, "memsched-runtime %s\n", json().c_str());
     CUcontext ignored;
@@ -538,10 +542,5 @@ MEMSCHED_EXPORT int memschedWriteProfile(const char *path) {
   Runtime &r = runtime();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.collectTimings();
-  FILE *file = std::fopen(path, "w");
-  if (!file)
-    return 1;
-  std::fprintf(file, "%s\n", r.json().c_str());
-  std::fclose(file);
-  return 0;
+  return r.writeProfile(path) ? 0 : 1;
 }

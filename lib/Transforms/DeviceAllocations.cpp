@@ -39,11 +39,11 @@ struct DeviceAllocationsPass
 /// Whether host code may run `op` on device buffers: it only computes
 /// addresses, allocates, copies, or is a kernel-to-be.
 static bool runsOnDeviceBuffers(Operation *op) {
+  // Views (subview, cast, reshapes, reinterpret_cast, view) only compute
+  // addresses.
   return isa<linalg::LinalgOp, ViewLikeOpInterface, memref::AllocOp,
              memref::DeallocOp, memref::CopyOp, memref::DimOp,
-             memref::ExtractStridedMetadataOp, memref::GetGlobalOp,
-             memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::ReinterpretCastOp, func::ReturnOp>(op) ||
+             memref::GetGlobalOp, func::ReturnOp>(op) ||
          isa<gpu::GPUDialect>(op->getDialect());
 }
 

@@ -72,7 +72,7 @@ static bool isOnlyCopied(Value root) {
     for (Operation *user : value.getUsers()) {
       if (isa<gpu::MemcpyOp, gpu::HostRegisterOp, gpu::HostUnregisterOp>(user))
         continue;
-      if (!isa<ViewLikeOpInterface, memref::CastOp>(user))
+      if (!isa<ViewLikeOpInterface>(user))
         return false;
       worklist.append(user->result_begin(), user->result_end());
     }

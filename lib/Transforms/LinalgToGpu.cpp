@@ -21,6 +21,7 @@
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -183,16 +184,18 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapReduction(RewriterBase &rewriter,
     }
   }
 
-  // Loads operand `operand` at the loop indices `ivs`.
+  // The indices of operand `operand` at the loop indices `ivs`.
+  auto indicesOf = [&](OpBuilder &b, OpOperand &operand, ArrayRef<Value> ivs) {
+    SmallVector<OpFoldResult> folded =
+        affine::makeComposedFoldedMultiResultAffineApply(
+            b, loc, op.getMatchingIndexingMap(&operand),
+            getAsOpFoldResult(ValueRange(ivs)));
+    return getValueOrCreateConstantIndexOp(b, loc, folded);
+  };
   auto load = [&](OpBuilder &b, OpOperand &operand, ArrayRef<Value> ivs) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<Value> indices;
-    for (AffineExpr expr : map.getResults())
-      indices.push_back(affine::makeComposedAffineApply(
-                            b, loc, AffineMap::get(map.getNumDims(), 0, expr),
-                            getAsOpFoldResult(ivs))
-                            .getResult());
-    return memref::LoadOp::create(b, loc, operand.get(), indices).getResult();
+    return memref::LoadOp::create(b, loc, operand.get(),
+                                  indicesOf(b, operand, ivs))
+        .getResult();
   };
   // The loop indices of `element` in the reduction loops' iteration
   // `reductionIvs`, or at their start when it is empty.
@@ -259,18 +262,9 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapReduction(RewriterBase &rewriter,
     OpBuilder::InsertionGuard insertion(rewriter);
     rewriter.setInsertionPointToStart(guard.thenBlock());
     SmallVector<Value> ivs = fullIndices(element, {});
-    for (auto [init, operand] : llvm::enumerate(op.getDpsInitsMutable())) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      SmallVector<Value> indices;
-      for (AffineExpr expr : map.getResults())
-        indices.push_back(affine::makeComposedAffineApply(
-                              rewriter, loc,
-                              AffineMap::get(map.getNumDims(), 0, expr),
-                              getAsOpFoldResult(ivs))
-                              .getResult());
+    for (auto [init, operand] : llvm::enumerate(op.getDpsInitsMutable()))
       memref::StoreOp::create(rewriter, loc, results[index * numInits + init],
-                              operand.get(), indices);
-    }
+                              operand.get(), indicesOf(rewriter, operand, ivs));
   }
   rewriter.eraseOp(op);
 

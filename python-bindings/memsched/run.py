@@ -108,22 +108,30 @@ def check_cuda_device():
                                            count.value))
 
 
+def _harness(args):
+    return "memsched-exec-harness{func=%s seed=%d}" % (args.func, args.seed)
+
+
 def _gpu_pipeline(args, emulate):
+    """The harness and the GPU lowering of an already optimised program."""
     options = ["chip=%s" % args.chip, "features=%s" % args.features,
                "format=%s" % args.format, "device=%s" % args.device]
-    if args.budget:
-        options.append("budget=%s" % args.budget)
-    if args.optimize:
-        options.append("optimize=true")
-    if not args.remat:
-        options.append("allow-remat=false")
-    if not args.swap:
-        options.append("allow-swap=false")
     if emulate:
         options.append("emulate-kernels=true")
-    return ("memsched-exec-harness{func=%s seed=%d},"
-            "memsched-to-gpu-pipeline{%s}" % (args.func, args.seed,
-                                              " ".join(options)))
+    return "%s,memsched-to-gpu-pipeline{%s}" % (_harness(args),
+                                                " ".join(options))
+
+
+def _run_lowered(runner, lowered, libs, env, what):
+    """Runs `memsched_main` of lowered IR; a failure is the program's."""
+    completed = subprocess.run(
+        [runner, "-e", "memsched_main", "-entry-point-result=void",
+         "-shared-libs=" + ",".join(libs)], input=lowered,
+        capture_output=True, text=True, env=env, check=False)
+    if completed.returncode != 0:
+        raise WrongRunError("%s failed (exit %d):\n%s" % (
+            what, completed.returncode, completed.stderr[-4000:]))
+    return completed
 
 
 def _planned_device_bytes(lowered, func):
@@ -134,11 +142,6 @@ def _planned_device_bytes(lowered, func):
         return {}
     return {key: int(value) for key, value in
             re.findall(r"(\w+) = (-?\d+) : i64", match.group(1))}
-
-
-def _planned_arena_bytes(text):
-    match = re.search(r"memsched\.plan = \{[^}]*arena_bytes = (\d+)", text)
-    return int(match.group(1)) if match else None
 
 
 def parse_output(stdout):
@@ -223,7 +226,18 @@ def run(args):
     if not emulate:
         _ensure_toolkit_directory()
     try:
-        lowered = memsched.run_pipeline(text, _gpu_pipeline(args, emulate))
+        # Kernel names are positions in the program as given (for
+        # --profile), so they are given before optimisation moves ops.
+        tagged = memsched.run_pipeline(text, "memsched-tag-kernels")
+        if args.budget or args.optimize:
+            program, analysis = memsched.optimize(
+                tagged, budget=args.budget or None, device=args.device,
+                allow_remat=args.remat, allow_swap=args.swap)
+        else:
+            program = tagged
+            analysis = memsched.analyze(tagged, device=args.device,
+                                        timeline=False)
+        lowered = memsched.run_pipeline(program, _gpu_pipeline(args, emulate))
     except memsched.MLIRError as error:
         raise RunError("lowering failed:\n%s" % error)
     planned = _planned_device_bytes(lowered, args.func)
@@ -235,14 +249,8 @@ def run(args):
     env = dict(os.environ, MEMSCHED_STATS="1")
     if args.profile:
         env["MEMSCHED_PROFILE"] = os.path.abspath(args.profile)
-    completed = subprocess.run(
-        [runner, "-e", "memsched_main", "-entry-point-result=void",
-         "-shared-libs=" + ",".join(libs + [runtime])], input=lowered,
-        capture_output=True, text=True, env=env, check=False)
-    if completed.returncode != 0:
-        raise WrongRunError("running the lowered program failed (exit %d):"
-                            "\n%s" % (completed.returncode,
-                                      completed.stderr[-4000:]))
+    completed = _run_lowered(runner, lowered, libs + [runtime], env,
+                             "running the lowered program")
     stats = _runtime_stats(completed.stdout, completed.stderr)
 
     report = {"model": args.model, "func": args.func,
@@ -258,15 +266,7 @@ def run(args):
             report["measured_device_peak_bytes"] is not None:
         report["peak_matches_plan"] = (report["measured_device_peak_bytes"]
                                        == report["planned_device_bytes"])
-
-    # The modelled time of what runs: the optimised tensor program.
-    optimized = text
-    if args.budget or args.optimize:
-        optimized, _ = memsched.optimize(
-            text, budget=args.budget or None, device=args.device,
-            allow_remat=args.remat, allow_swap=args.swap)
-    analysis = memsched.analyze(optimized, device=args.device,
-                                timeline=False)
+    # The modelled figures of what runs: the optimised tensor program.
     for function in analysis["functions"]:
         if function["name"] == args.func and "modeled_time_s" in function:
             report["modeled_time_s"] = function["modeled_time_s"]
@@ -276,27 +276,20 @@ def run(args):
         measured = parse_output(completed.stdout)
         if args.reference == "cpu":
             reference_ir = memsched.run_pipeline(
-                text, "memsched-exec-harness{func=%s seed=%d},"
-                "memsched-to-cpu-pipeline" % (args.func, args.seed))
+                text, _harness(args) + ",memsched-to-cpu-pipeline")
             reference_libs = libs
         else:
             # The unoptimised program on the same device: for models whose
             # CPU run would take hours.
-            plain = argparse.Namespace(**vars(args))
-            plain.budget, plain.optimize = "", False
             reference_ir = memsched.run_pipeline(
-                text, _gpu_pipeline(plain, emulate))
+                tagged, _gpu_pipeline(args, emulate))
             reference_libs = libs + [runtime]
         # The reference run must not overwrite the profile of the run.
         reference_env = {key: value for key, value in os.environ.items()
                          if key != "MEMSCHED_PROFILE"}
-        reference_run = subprocess.run(
-            [runner, "-e", "memsched_main", "-entry-point-result=void",
-             "-shared-libs=" + ",".join(reference_libs)], input=reference_ir,
-            capture_output=True, text=True, env=reference_env, check=False)
-        if reference_run.returncode != 0:
-            raise WrongRunError("the %s reference run failed:\n%s"
-                           % (args.reference, reference_run.stderr[-4000:]))
+        reference_run = _run_lowered(runner, reference_ir, reference_libs,
+                                     reference_env,
+                                     "the %s reference run" % args.reference)
         reference = parse_output(reference_run.stdout)
         # The same kernels on the same device, or host loops compared with
         # host loops, round alike; libdevice and libm may not.
