@@ -7,9 +7,11 @@
 #===----------------------------------------------------------------------===#
 
 # memsched_add_library(<name> SOURCES <src>... [DEPENDS <target>...]
-#                      [LINK_LIBS <lib>...] [NO_MLIR])
+#                      [LINK_LIBS <lib>...] [NO_MLIR] [NO_INSTALL])
+# NO_INSTALL keeps a library for the project's own tests and benchmarks out of
+# the installed package.
 function(memsched_add_library name)
-  cmake_parse_arguments(ARG "NO_MLIR" "" "SOURCES;DEPENDS;LINK_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_MLIR;NO_INSTALL" "" "SOURCES;DEPENDS;LINK_LIBS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
   add_library(memsched::${name} ALIAS ${name})
   if(ARG_DEPENDS)
@@ -25,5 +27,7 @@ function(memsched_add_library name)
   if(ARG_LINK_LIBS)
     target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS})
   endif()
-  set_property(GLOBAL APPEND PROPERTY MEMSCHED_EXPORTED_LIBS ${name})
+  if(NOT ARG_NO_INSTALL)
+    set_property(GLOBAL APPEND PROPERTY MEMSCHED_EXPORTED_LIBS ${name})
+  endif()
 endfunction()

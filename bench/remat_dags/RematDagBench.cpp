@@ -25,9 +25,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/CheckmateIlp.h"
-#include "memsched/Scheduling/Generators.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/Oracles/CheckmateIlp.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/Remat.h"
 #include "memsched/Scheduling/RematGraph.h"
 

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Generators.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/Reorder.h"
 
 #include <algorithm>

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Generators.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/SplitMix64.h"
 #include "memsched/Scheduling/Swap.h"
 

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/ChainRemat.h"
-#include "memsched/Scheduling/Revolve.h"
+#include "memsched/Scheduling/Oracles/ChainRemat.h"
+#include "memsched/Scheduling/Oracles/Revolve.h"
 #include "memsched/Scheduling/SplitMix64.h"
 
 #include <gtest/gtest.h>

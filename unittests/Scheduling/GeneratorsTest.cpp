@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Generators.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 #include "SchedulingTestHelpers.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Reorder.h"

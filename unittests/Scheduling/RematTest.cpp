@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Remat.h"
-#include "memsched/Scheduling/Generators.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 
 #include "SchedulingTestHelpers.h"
 

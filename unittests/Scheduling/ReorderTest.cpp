@@ -9,8 +9,8 @@
 
 #include "memsched/Scheduling/Reorder.h"
 #include "SchedulingTestHelpers.h"
-#include "memsched/Scheduling/Generators.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 
 #include <gtest/gtest.h>
 

@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Swap.h"
-#include "memsched/Scheduling/Generators.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/SplitMix64.h"
 #include "memsched/Scheduling/TimeModel.h"
 

@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_SCHEDULING_CHECKMATEILP_H
-#define MEMSCHED_SCHEDULING_CHECKMATEILP_H
+#ifndef MEMSCHED_SCHEDULING_ORACLES_CHECKMATEILP_H
+#define MEMSCHED_SCHEDULING_ORACLES_CHECKMATEILP_H
 
 #include "memsched/Scheduling/RematGraph.h"
 
@@ -120,4 +120,4 @@ solveRematBruteForce(const RematGraph &graph, int64_t budgetBytes,
 } // namespace memsched
 } // namespace mlir
 
-#endif // MEMSCHED_SCHEDULING_CHECKMATEILP_H
+#endif // MEMSCHED_SCHEDULING_ORACLES_CHECKMATEILP_H

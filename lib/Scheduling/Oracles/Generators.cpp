@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Generators.h"
+#include "memsched/Scheduling/Oracles/Generators.h"
 
 #include <algorithm>
 #include <cassert>

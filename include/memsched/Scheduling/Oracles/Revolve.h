@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_SCHEDULING_REVOLVE_H
-#define MEMSCHED_SCHEDULING_REVOLVE_H
+#ifndef MEMSCHED_SCHEDULING_ORACLES_REVOLVE_H
+#define MEMSCHED_SCHEDULING_ORACLES_REVOLVE_H
 
 #include <cstdint>
 #include <optional>
@@ -131,4 +131,4 @@ replayRevolveSchedule(const std::vector<RevolveAction> &schedule, int64_t steps,
 } // namespace memsched
 } // namespace mlir
 
-#endif // MEMSCHED_SCHEDULING_REVOLVE_H
+#endif // MEMSCHED_SCHEDULING_ORACLES_REVOLVE_H

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Revolve.h"
+#include "memsched/Scheduling/Oracles/Revolve.h"
 
 #include <algorithm>
 #include <limits>

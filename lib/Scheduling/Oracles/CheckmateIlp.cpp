@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/CheckmateIlp.h"
+#include "memsched/Scheduling/Oracles/CheckmateIlp.h"
 
 #include <Cbc_C_Interface.h>
 

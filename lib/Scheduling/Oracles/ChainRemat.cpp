@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/ChainRemat.h"
+#include "memsched/Scheduling/Oracles/ChainRemat.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_SCHEDULING_GENERATORS_H
-#define MEMSCHED_SCHEDULING_GENERATORS_H
+#ifndef MEMSCHED_SCHEDULING_ORACLES_GENERATORS_H
+#define MEMSCHED_SCHEDULING_ORACLES_GENERATORS_H
 
 #include "memsched/Scheduling/Problem.h"
 
@@ -83,4 +83,4 @@ Problem makeTrainingStep(int layers, int branches, uint64_t seed,
 } // namespace memsched
 } // namespace mlir
 
-#endif // MEMSCHED_SCHEDULING_GENERATORS_H
+#endif // MEMSCHED_SCHEDULING_ORACLES_GENERATORS_H
