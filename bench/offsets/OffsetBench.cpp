@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AllocationCsv.h"
 #include "memsched/Scheduling/OffsetPlanner.h"
 
 #include <algorithm>

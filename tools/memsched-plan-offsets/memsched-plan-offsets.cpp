@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AllocationCsv.h"
 #include "memsched/Scheduling/OffsetPlanner.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 //
 // This file tests the offset planners for validity on random instances,
 // the exact search against a brute-force oracle that tries every placement
-// order, verifyOffsets() against a quadratic checker, and the CSV reader.
+// order, and verifyOffsets() against a quadratic checker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 using namespace mlir::memsched::scheduling;
 
@@ -573,89 +572,6 @@ TEST(OffsetPlannerTest, AlgorithmNamesRoundTrip) {
   EXPECT_EQ(parseOffsetAlgorithm("xla"), OffsetAlgorithm::XlaBest);
   EXPECT_FALSE(parseOffsetAlgorithm("best-fit"));
   EXPECT_FALSE(parseOffsetAlgorithm(""));
-}
-
-//===----------------------------------------------------------------------===//
-// CSV.
-//===----------------------------------------------------------------------===//
-
-std::optional<Requests> readCsv(const std::string &text,
-                                std::string *error = nullptr) {
-  std::istringstream stream(text);
-  return readAllocationCsv(stream, error);
-}
-
-TEST(OffsetPlannerCsvTest, ReadsMiniMallocFormat) {
-  std::optional<Requests> requests =
-      readCsv("id,lower,upper,size\n0,0,3,100\n1,2,5,50\n\n2,4,5,0\n");
-  ASSERT_TRUE(requests);
-  ASSERT_EQ(requests->size(), 3u);
-  // upper is exclusive: [0, 3) is steps 0 to 2.
-  EXPECT_EQ((*requests)[0].id, 0);
-  EXPECT_EQ((*requests)[0].start, 0);
-  EXPECT_EQ((*requests)[0].end, 2);
-  EXPECT_EQ((*requests)[0].sizeBytes, 100);
-  EXPECT_EQ((*requests)[1].start, 2);
-  EXPECT_EQ((*requests)[1].end, 4);
-  EXPECT_EQ((*requests)[2].sizeBytes, 0);
-  // Buffers 0 and 1 meet at step 2.
-  EXPECT_EQ(computeMaxLiveBytes(*requests), 150);
-}
-
-TEST(OffsetPlannerCsvTest, HeaderIsOptionalAndNamesColumns) {
-  std::optional<Requests> bare = readCsv("5,10,12,7\r\n6,11,13,8\r\n");
-  ASSERT_TRUE(bare);
-  ASSERT_EQ(bare->size(), 2u);
-  EXPECT_EQ((*bare)[0].id, 5);
-  EXPECT_EQ((*bare)[1].end, 12);
-  // Columns in another order, plus an extra one (as written by
-  // memsched-plan-offsets), with spaces.
-  std::optional<Requests> reordered =
-      readCsv("size, upper, lower, id, offset\n64, 9, 4, 3, 128\n");
-  ASSERT_TRUE(reordered);
-  ASSERT_EQ(reordered->size(), 1u);
-  EXPECT_EQ((*reordered)[0].id, 3);
-  EXPECT_EQ((*reordered)[0].start, 4);
-  EXPECT_EQ((*reordered)[0].end, 8);
-  EXPECT_EQ((*reordered)[0].sizeBytes, 64);
-  std::optional<Requests> none = readCsv("id,lower,upper,size\n");
-  ASSERT_TRUE(none);
-  EXPECT_TRUE(none->empty());
-}
-
-TEST(OffsetPlannerCsvTest, MalformedLinesAreNamed) {
-  std::string error;
-  EXPECT_FALSE(readCsv("id,lower,upper,size\n0,0,3,100\n1,2,x,5\n", &error));
-  EXPECT_NE(error.find("line 3"), std::string::npos) << error;
-  EXPECT_NE(error.find("'x'"), std::string::npos) << error;
-  EXPECT_FALSE(readCsv("id,lower,upper,size\n0,0,3\n", &error));
-  EXPECT_NE(error.find("line 2"), std::string::npos) << error;
-  EXPECT_NE(error.find("got 3"), std::string::npos) << error;
-  EXPECT_FALSE(readCsv("0,4,4,10\n", &error));
-  EXPECT_NE(error.find("line 1"), std::string::npos) << error;
-  EXPECT_NE(error.find("must be greater than lower"), std::string::npos)
-      << error;
-  EXPECT_FALSE(readCsv("0,0,4,-10\n", &error));
-  EXPECT_NE(error.find("negative size"), std::string::npos) << error;
-  EXPECT_FALSE(readCsv("name,begin,end,bytes\n0,0,4,10\n", &error));
-  EXPECT_NE(error.find("line 1"), std::string::npos) << error;
-  EXPECT_NE(error.find("id, lower, upper and size"), std::string::npos)
-      << error;
-  EXPECT_FALSE(readCsv("0,0,4,99999999999999999999\n", &error));
-  EXPECT_NE(error.find("not an integer"), std::string::npos) << error;
-}
-
-TEST(OffsetPlannerCsvTest, PlansWhatItReads) {
-  std::optional<Requests> requests = readCsv("id,lower,upper,size\n"
-                                             "0,0,2,4\n"
-                                             "1,3,5,4\n"
-                                             "2,1,4,3\n");
-  ASSERT_TRUE(requests);
-  std::optional<OffsetPlan> result = plan(*requests, OffsetAlgorithm::Auto, 1);
-  ASSERT_TRUE(result);
-  expectValidPlan(*requests, *result, 1, "csv");
-  EXPECT_EQ(result->arenaBytes, 7);
-  EXPECT_TRUE(result->isOptimal);
 }
 
 } // namespace

@@ -1,12 +1,12 @@
-//===- OffsetPlanner.h - Static offsets for buffers in one arena -*- C++
-//-*-===//
+//===- OffsetPlanner.h - Static offsets for buffers in one arena *- C++ -*-===//
 //
 // This file declares the offset planner: given buffers with fixed lifetimes
 // (inclusive step ranges) and sizes, it assigns each an aligned offset in one
 // arena so that no two buffers live at the same step overlap, minimising the
 // arena (dynamic storage allocation). It is plain C++17, used by
 // memsched-plan-buffers, by the report's arena prediction, and by the
-// memsched-plan-offsets command-line tool on CSV benchmarks.
+// memsched-plan-offsets command-line tool on CSV benchmarks (which reads
+// them with tools/AllocationCsv).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +14,6 @@
 #define MEMSCHED_SCHEDULING_OFFSETPLANNER_H
 
 #include <cstdint>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -124,13 +123,6 @@ bool verifyOffsets(const std::vector<AllocationRequest> &requests,
 
 /// max over steps of the bytes live at that step.
 int64_t computeMaxLiveBytes(const std::vector<AllocationRequest> &requests);
-
-/// Reads `id,lower,upper,size` rows (a header row is skipped; MiniMalloc's
-/// format, where a buffer is live in [lower, upper), i.e. upper is
-/// exclusive). Returns std::nullopt and explains the line in \p error on a
-/// malformed row.
-std::optional<std::vector<AllocationRequest>>
-readAllocationCsv(std::istream &input, std::string *error = nullptr);
 
 } // namespace scheduling
 } // namespace memsched
