@@ -21,6 +21,8 @@ aten = torch.ops.aten
 
 _DTYPES = {
     torch.float32: "f32",
+    torch.bfloat16: "bf16",
+    torch.float16: "f16",
     torch.int64: "i64",
     torch.int32: "i32",
     torch.bool: "i1",
@@ -34,13 +36,17 @@ class UnsupportedError(Exception):
 def mlir_dtype(dtype, where):
     if dtype not in _DTYPES:
         raise UnsupportedError(
-            "unsupported dtype %s %s (memsched.torch lowers float32 tensors, "
-            "int64/int32 indices and bool masks)" % (dtype, where))
+            "unsupported dtype %s %s (memsched.torch lowers float32, "
+            "bfloat16 and float16 tensors, int64/int32 indices and bool "
+            "masks)" % (dtype, where))
     return _DTYPES[dtype]
 
 
+_FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
 def _is_float(dtype):
-    return dtype in ("f32", "f64")
+    return dtype in _FLOAT_WIDTHS
 
 
 def _tensor_type(shape, dtype):
@@ -53,6 +59,16 @@ def _affine_map(num_dims, exprs):
 
 
 def _float_literal(value, dtype="f32"):
+    if dtype == "f16":
+        bits = struct.unpack("<H", struct.pack("<e", float(value)))[0]
+        return "0x%04X" % bits
+    if dtype == "bf16":
+        # Round to nearest even from the float32 bits (infinities and NaN
+        # keep their top half).
+        bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+        if (bits & 0x7F800000) != 0x7F800000:
+            bits += 0x7FFF + ((bits >> 16) & 1)
+        return "0x%04X" % ((bits >> 16) & 0xFFFF)
     if dtype == "f32":
         bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
         return "0x%08X" % bits
@@ -113,7 +129,12 @@ class Body:
                 return self.emit("arith.uitofp %s : i1 to %s" %
                                  (value, to_dtype))
             if _is_float(from_dtype):
-                op = "arith.extf" if to_dtype == "f64" else "arith.truncf"
+                op = "arith.extf" if _FLOAT_WIDTHS[to_dtype] > \
+                    _FLOAT_WIDTHS[from_dtype] else "arith.truncf"
+                if _FLOAT_WIDTHS[to_dtype] == _FLOAT_WIDTHS[from_dtype]:
+                    # bf16 <-> f16: through f32.
+                    value = self.cast(value, from_dtype, "f32")
+                    return self.cast(value, "f32", to_dtype)
                 return self.emit("%s %s : %s to %s" %
                                  (op, value, from_dtype, to_dtype))
             return self.emit("arith.sitofp %s : %s to %s" %
@@ -176,9 +197,9 @@ def _broadcast_shape(shapes):
 class Lowering:
     """Emits the body of one func.func from an FX graph."""
 
-    def __init__(self, graph_module, locations):
+    def __init__(self, graph_module, location):
         self.graph_module = graph_module
-        self.locations = locations
+        self.location = location
         self.lines = []
         self.counter = 0
         self.env = {}
@@ -190,15 +211,19 @@ class Lowering:
         return "%%%s%d" % (prefix, self.counter)
 
     def loc(self):
-        where = self.locations.get(self.node, "") if self.node else ""
-        target = getattr(self.node, "target", "")
-        label = "%s%s" % (where + ":" if where else "", target)
+        """``loc("module.path:aten.op:fx_node")``: the module the op comes
+        from, the ATen op and the FX node of the captured graph."""
+        if self.node is None:
+            return ""
+        label = "%s:%s:%s" % (self.location(self.node), self.node.target,
+                              self.node.name)
         return ' loc("%s")' % label.replace("\\", "/").replace('"', "'")
 
-    def emit(self, text, with_loc=True):
+    def emit(self, text):
+        """Emits one op; every op, constants and empty tensors included,
+        carries the location of the node it lowers."""
         name = self.fresh()
-        self.lines.append("    %s = %s%s" % (name, text,
-                                            self.loc() if with_loc else ""))
+        self.lines.append("    %s = %s%s" % (name, text, self.loc()))
         return name
 
     def meta(self, node=None, index=None):
@@ -218,16 +243,14 @@ class Lowering:
     def const_scalar(self, value, dtype):
         if _is_float(dtype):
             return self.emit("arith.constant %s : %s" %
-                             (_float_literal(value, dtype), dtype), False)
+                             (_float_literal(value, dtype), dtype))
         if dtype == "i1":
             return self.emit("arith.constant %s" %
-                             ("true" if value else "false"), False)
-        return self.emit("arith.constant %d : %s" % (int(value), dtype),
-                         False)
+                             ("true" if value else "false"))
+        return self.emit("arith.constant %d : %s" % (int(value), dtype))
 
     def empty(self, shape, dtype):
-        return self.emit("tensor.empty() : %s" % _tensor_type(shape, dtype),
-                         False)
+        return self.emit("tensor.empty() : %s" % _tensor_type(shape, dtype))
 
     def filled(self, shape, dtype, value):
         init = self.empty(shape, dtype)
@@ -638,7 +661,7 @@ def _pow_scalar(b, x, dtype, exponent):
 
 
 _UNARY = {
-    (aten.relu, aten.relu_): _relu,
+    (aten.relu,): _relu,
     (aten.neg,): lambda b, x, t: b.emit(
         ("arith.negf %s : %s" % (x, t)) if _is_float(t) else
         "arith.subi %s, %s : %s" % (b.const(0, t), x, t)),
@@ -646,20 +669,22 @@ _UNARY = {
     (aten.log,): lambda b, x, t: b.math("log", x, t),
     (aten.rsqrt,): lambda b, x, t: b.math("rsqrt", x, t),
     (aten.sqrt,): lambda b, x, t: b.math("sqrt", x, t),
-    (aten.tanh, aten.tanh_): lambda b, x, t: b.math("tanh", x, t),
+    (aten.tanh,): lambda b, x, t: b.math("tanh", x, t),
     (aten.erf,): lambda b, x, t: b.math("erf", x, t),
     (aten.abs,): lambda b, x, t: b.math("absf", x, t),
     (aten.sin,): lambda b, x, t: b.math("sin", x, t),
+    (aten.floor,): lambda b, x, t: b.math("floor", x, t),
+    (aten.ceil,): lambda b, x, t: b.math("ceil", x, t),
     (aten.cos,): lambda b, x, t: b.math("cos", x, t),
     (aten.reciprocal,): lambda b, x, t: b.emit(
         "arith.divf %s, %s : %s" % (b.const(1.0, t), x, t)),
-    (aten.sigmoid, aten.sigmoid_): _sigmoid,
-    (aten.hardtanh, aten.hardtanh_): _hardtanh,
+    (aten.sigmoid,): _sigmoid,
+    (aten.hardtanh,): _hardtanh,
     (aten.gelu,): _gelu,
-    (aten.clamp, aten.clamp_): _clamp,
-    (aten.clamp_min, aten.clamp_min_): lambda b, x, t, low: _clamp(b, x, t,
+    (aten.clamp,): _clamp,
+    (aten.clamp_min,): lambda b, x, t, low: _clamp(b, x, t,
                                                                    low),
-    (aten.clamp_max, aten.clamp_max_): lambda b, x, t, high: _clamp(
+    (aten.clamp_max,): lambda b, x, t, high: _clamp(
         b, x, t, None, high),
     (aten.pow,): _pow_scalar,
     (aten.logical_not, aten.bitwise_not): lambda b, x, t: b.emit(
@@ -670,8 +695,8 @@ for _ops, _compute in _UNARY.items():
     _handles(*_ops)(_unary(_compute))
 
 
-def _binary(float_op, int_op, swapped=False):
-    """``a op alpha * b`` (``b op alpha * a`` when ``swapped``: rsub)."""
+def _binary(float_op, int_op):
+    """``a op alpha * b``."""
     def handler(low, a, b, alpha=1):
         shape, dtype = _out(low)
 
@@ -681,36 +706,47 @@ def _binary(float_op, int_op, swapped=False):
                 rhs = body.binary("arith.mulf", "arith.muli", rhs,
                                   body.const(alpha, dtype), dtype)
             return body.binary(float_op, int_op, v[0], rhs, dtype)
-        operands = [b, a] if swapped else [a, b]
-        return low.elementwise(shape, dtype, operands, compute)
+        return low.elementwise(shape, dtype, [a, b], compute)
     return handler
 
 
-_handles(aten.add, aten.add_)(_binary("arith.addf", "arith.addi"))
-_handles(aten.sub, aten.sub_)(_binary("arith.subf", "arith.subi"))
-_handles(aten.rsub)(_binary("arith.subf", "arith.subi", swapped=True))
-_handles(aten.mul, aten.mul_)(_binary("arith.mulf", "arith.muli"))
+_handles(aten.add)(_binary("arith.addf", "arith.addi"))
+_handles(aten.sub)(_binary("arith.subf", "arith.subi"))
+_handles(aten.mul)(_binary("arith.mulf", "arith.muli"))
 _handles(aten.maximum)(_binary("arith.maximumf", "arith.maxsi"))
 _handles(aten.minimum)(_binary("arith.minimumf", "arith.minsi"))
 _handles(aten.bitwise_or, aten.logical_or)(_binary(None, "arith.ori"))
 _handles(aten.bitwise_and, aten.logical_and)(_binary(None, "arith.andi"))
 
 
-@_handles(aten.div, aten.div_)
+@_handles(aten.div)
 def _div(low, a, b, rounding_mode=None):
     shape, dtype = _out(low)
-    if rounding_mode is not None or not _is_float(dtype):
-        raise UnsupportedError("div with rounding_mode=%s" % rounding_mode)
-    return low.elementwise(shape, dtype, [a, b], lambda body, v: body.emit(
-        "arith.divf %s, %s : %s" % (v[0], v[1], dtype)))
+
+    def compute(body, v):
+        if not _is_float(dtype):
+            op = {"trunc": "arith.divsi", "floor": "arith.floordivsi"}.get(
+                rounding_mode)
+            if op is None:
+                raise UnsupportedError("integer div with rounding_mode=%s" %
+                                       rounding_mode)
+            return body.emit("%s %s, %s : %s" % (op, v[0], v[1], dtype))
+        quotient = body.emit("arith.divf %s, %s : %s" % (v[0], v[1], dtype))
+        if rounding_mode is None:
+            return quotient
+        return body.math({"trunc": "trunc", "floor": "floor"}[rounding_mode],
+                         quotient, dtype)
+    return low.elementwise(shape, dtype, [a, b], compute)
 
 
 def _comparison(predicate):
     def handler(low, a, b):
         shape, _ = _out(low)
         dtypes = [t.dtype for t in (a, b) if isinstance(t, Tensor)]
-        operand = "f32" if any(_is_float(t) for t in dtypes) or any(
-            isinstance(t, float) for t in (a, b)) else dtypes[0]
+        floats = [t for t in dtypes if _is_float(t)]
+        operand = max(floats, key=lambda t: _FLOAT_WIDTHS[t]) if floats \
+            else "f32" if any(isinstance(t, float) for t in (a, b)) \
+            else dtypes[0]
         return low.elementwise(shape, "i1", [a, b], lambda body, v:
                                body.compare(predicate, v[0], v[1], operand),
                                operand_dtype=operand)
@@ -731,20 +767,12 @@ def _where(low, condition, a, b):
                            operand_dtype=["i1", dtype, dtype])
 
 
-@_handles(aten.masked_fill, aten.masked_fill_)
+@_handles(aten.masked_fill)
 def _masked_fill(low, x, mask, value):
     return _where(low, mask, value, x)
 
 
-@_handles(aten.threshold_backward)
-def _threshold_backward(low, grad, x, threshold):
-    shape, dtype = _out(low)
-    return low.elementwise(shape, dtype, [grad, x], lambda b, v: b.select(
-        b.compare("le", v[1], b.const(threshold, dtype), dtype),
-        b.const(0.0, dtype), v[0], dtype))
-
-
-@_handles(aten.copy, aten.copy_)
+@_handles(aten.copy)
 def _copy(low, x, src, non_blocking=False):
     shape, dtype = _out(low)
     return low.elementwise(shape, dtype, [low.cast_tensor(src, src.dtype)],
@@ -759,13 +787,13 @@ def _to_copy(low, x, *args, dtype=None, **kwargs):
 
 
 # Views and copies: values, so a copy is the value itself.
-@_handles(aten.alias, aten.detach, aten.clone, aten.lift_fresh_copy,
+@_handles(aten.alias, aten.clone, aten.lift_fresh_copy,
           aten.contiguous)
 def _identity(low, x, *args, **kwargs):
     return x
 
 
-@_handles(aten.view, aten._reshape_alias, aten._unsafe_view, aten.reshape,
+@_handles(aten.view, aten.reshape,
           aten.squeeze, aten.unsqueeze, aten.flatten)
 def _view(low, x, *args, **kwargs):
     shape, _ = _out(low)
@@ -845,14 +873,14 @@ def _split_at(low, x, sizes, dim):
     return pieces
 
 
-@_handles(aten.split, aten.unsafe_split)
+@_handles(aten.unsafe_split)
 def _split(low, x, split_size, dim=0):
     total = x.shape[dim % len(x.shape)]
     sizes = [min(split_size, total - s) for s in range(0, total, split_size)]
     return _split_at(low, x, sizes, dim)
 
 
-@_handles(aten.split_with_sizes, aten.unsafe_split_with_sizes)
+@_handles(aten.unsafe_split_with_sizes)
 def _split_with_sizes(low, x, sizes, dim=0):
     return _split_at(low, x, sizes, dim)
 
@@ -879,6 +907,33 @@ def _cat(low, tensors, dim=0):
                                   list(t.shape), [1] * len(shape))
         start += t.shape[dim]
     return result
+
+
+@_handles(aten.roll)
+def _roll(low, x, shifts, dims=()):
+    """``out[i] = x[(i - shift) mod n]`` along each dim: the two pieces of
+    x, swapped."""
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if not dims:
+        flat = _roll(low, low.reshape(x, (x.numel(),)), shifts, [0])
+        return low.reshape(flat, x.shape)
+    rank = len(x.shape)
+    for shift, dim in zip(shifts, dims):
+        dim %= rank
+        size = x.shape[dim]
+        shift %= size
+        if shift == 0:
+            continue
+        head, tail = _split_at(low, x, [size - shift, shift], dim)
+        result = Tensor(low.empty(x.shape, x.dtype), x.shape, x.dtype)
+        for piece, start in ((tail, 0), (head, shift)):
+            offsets = [0] * rank
+            offsets[dim] = start
+            result = low.insert_slice(piece, result, offsets,
+                                      list(piece.shape), [1] * rank)
+        x = result
+    return x
 
 
 @_handles(aten.stack)
@@ -918,6 +973,63 @@ def _slice_scatter(low, x, src, dim=0, start=None, end=None, step=1):
     return low.insert_slice(src, x, offsets, sizes, strides)
 
 
+def _flat_window(low, size, stride, storage_offset):
+    """For ``as_strided`` on a contiguous tensor: the element range
+    ``(start, count)`` of its row-major order that (size, stride) reads, if
+    that is a contiguous block read in order; otherwise unsupported."""
+    source = low.node.args[0].meta.get("val")
+    expected, step = [], 1
+    for extent in reversed(size):
+        expected.insert(0, step)
+        step *= extent
+    ok = isinstance(source, torch.Tensor) and source.is_contiguous() and \
+        source.storage_offset() == 0 and all(
+            e == s for e, s, n in zip(expected, stride, size) if n != 1)
+    if not ok:
+        raise UnsupportedError(
+            "as_strided other than a contiguous block of a contiguous tensor "
+            "(size %s, stride %s)" % (list(size), list(stride)))
+    return storage_offset or 0, math.prod(size)
+
+
+@_handles(aten.as_strided)
+def _as_strided(low, x, size, stride, storage_offset=None):
+    shape, _ = _out(low)
+    start, count = _flat_window(low, size, stride, storage_offset)
+    flat = low.reshape(x, (x.numel(),))
+    if (start, count) != (0, x.numel()):
+        flat = low.extract_slice(flat, [start], [count], [1], (count,))
+    return low.reshape(flat, shape)
+
+
+@_handles(aten.as_strided_scatter)
+def _as_strided_scatter(low, x, src, size, stride, storage_offset=None):
+    start, count = _flat_window(low, size, stride, storage_offset)
+    flat = low.reshape(x, (x.numel(),))
+    piece = low.reshape(low.cast_tensor(src, x.dtype), (count,))
+    if (start, count) == (0, x.numel()):
+        return low.reshape(piece, x.shape)
+    flat = low.insert_slice(piece, flat, [start], [count], [1])
+    return low.reshape(flat, x.shape)
+
+
+@_handles(aten.constant_pad_nd)
+def _constant_pad_nd(low, x, pad, value=0):
+    rank = len(x.shape)
+    low_pad, high_pad = [0] * rank, [0] * rank
+    for i in range(len(pad) // 2):
+        low_pad[rank - 1 - i] = pad[2 * i]
+        high_pad[rank - 1 - i] = pad[2 * i + 1]
+    if any(p < 0 for p in low_pad + high_pad):
+        # Negative padding crops (the gradient of padding).
+        offsets = [max(0, -p) for p in low_pad]
+        sizes = [n - o - max(0, -p)
+                 for n, o, p in zip(x.shape, offsets, high_pad)]
+        x = low.extract_slice(x, offsets, sizes, [1] * rank, tuple(sizes))
+    return low.pad(x, [max(0, p) for p in low_pad],
+                   [max(0, p) for p in high_pad], value)
+
+
 # Creation.
 @_handles(aten.empty, aten.empty_like, aten.new_empty, aten.empty_strided)
 def _empty(low, *args, **kwargs):
@@ -932,7 +1044,7 @@ def _fill_handler(value_of):
     return handler
 
 
-_handles(aten.zeros, aten.zeros_like, aten.new_zeros)(
+_handles(aten.zeros, aten.zeros_like, aten.new_zeros, aten.zero)(
     _fill_handler(lambda a: 0))
 _handles(aten.ones, aten.ones_like, aten.new_ones)(_fill_handler(lambda a: 1))
 _handles(aten.full)(_fill_handler(lambda a: a[1]))
@@ -941,7 +1053,7 @@ _handles(aten.new_full)(_fill_handler(lambda a: a[2]))
 _handles(aten.scalar_tensor)(_fill_handler(lambda a: a[0]))
 
 
-@_handles(aten.fill, aten.fill_)
+@_handles(aten.fill)
 def _fill(low, x, value):
     shape, dtype = _out(low)
     if isinstance(value, Tensor):
@@ -1043,18 +1155,6 @@ def _amin(low, x, dims=(), keepdim=False):
                                                  dtype))
 
 
-@_handles(aten.var)
-def _var(low, x, dims=None, correction=None, keepdim=False, unbiased=None):
-    shape, dtype = _out(low)
-    dims = _dims_arg(x, dims)
-    count = math.prod(x.shape[d] for d in dims)
-    corr = 1 if correction is None else correction
-    _, _, total = _centered_square_sum(low, x, dims, keepdim)
-    return low.elementwise(shape, dtype, [total], lambda b, v: b.emit(
-        "arith.divf %s, %s : %s" % (v[0], b.const(max(count - corr, 0),
-                                                  dtype), dtype)))
-
-
 def _centered_square_sum(low, x, dims, keepdim):
     """(mean(x) keeping dims, x - mean(x), sum over ``dims`` of
     (x - mean(x))^2)."""
@@ -1079,7 +1179,7 @@ def _mean_keep(low, x, dims):
 def _contraction(low, op, a, b, out_shape, batch):
     """linalg.matmul / batch_matmul; transposed operands (lazy views) are
     read through indexing maps instead of being copied."""
-    dtype = "f32"
+    dtype = _out(low)[1]
     init = low.filled(out_shape, dtype, 0.0)
     maps = None
     operands = []
@@ -1131,23 +1231,14 @@ def _baddbmm(low, bias, a, b, beta=1, alpha=1):
     product = _contraction(low, "linalg.batch_matmul", a, b, shape, True)
 
     def compute(body, v):
-        p = v[1] if alpha == 1 else body.emit("arith.mulf %s, %s : f32" % (
-            v[1], body.const(alpha, dtype)))
+        p = v[1] if alpha == 1 else body.emit("arith.mulf %s, %s : %s" % (
+            v[1], body.const(alpha, dtype), dtype))
         if beta == 0:
             return p
-        c = v[0] if beta == 1 else body.emit("arith.mulf %s, %s : f32" % (
-            v[0], body.const(beta, dtype)))
-        return body.emit("arith.addf %s, %s : f32" % (c, p))
+        c = v[0] if beta == 1 else body.emit("arith.mulf %s, %s : %s" % (
+            v[0], body.const(beta, dtype), dtype))
+        return body.emit("arith.addf %s, %s : %s" % (c, p, dtype))
     return low.elementwise(shape, dtype, [bias, product], compute)
-
-
-@_handles(aten.addmm)
-def _addmm(low, bias, a, b, beta=1, alpha=1):
-    shape, dtype = _out(low)
-    product = _contraction(low, "linalg.matmul", a, b, shape, False)
-    return low.elementwise(shape, dtype, [bias, product], lambda body, v:
-                           body.emit("arith.addf %s, %s : f32" % (v[0],
-                                                                  v[1])))
 
 
 # Indexing.
@@ -1173,21 +1264,6 @@ def _index_select(low, x, dim, index):
                 indices.append(b.index(d))
         return _extract(b, x, indices)
     return low.generic(shape, dtype, [index], [["d%d" % dim]],
-                       ["parallel"] * rank, Body(low), compute)
-
-
-@_handles(aten.embedding)
-def _embedding(low, weight, indices, *args):
-    shape, dtype = _out(low)
-    weight = low.materialize(weight)
-    rank = len(shape)
-    index_exprs = ["d%d" % i for i in range(len(indices.shape))]
-
-    def compute(b, args):
-        row = b.emit("arith.index_cast %s : %s to index" % (args[0],
-                                                            indices.dtype))
-        return _extract(b, weight, [row, b.index(rank - 1)])
-    return low.generic(shape, dtype, [indices], [index_exprs],
                        ["parallel"] * rank, Body(low), compute)
 
 
@@ -1238,41 +1314,129 @@ def _scatter(low, x, dim, index, value):
                        ["parallel"] * len(shape), Body(low), compute)
 
 
-@_handles(aten.index_put, aten.index_put_)
+@_handles(aten.index_put)
 def _index_put(low, x, indices, values, accumulate=False):
-    """Accumulating index_put along dim 0 (embedding backward), written as
-    a reduction over the indices: out[v, ...] = x[v, ...] + sum over i of
-    (index[i] == v ? values[i, ...] : 0). The ``memsched.work`` attribute
-    gives the cost of the scatter-add kernel a GPU compiler emits."""
+    """``x[indices] = values`` (``+=`` when accumulating: the gradient of
+    indexing, embedding backward), written as a reduction over the index
+    positions p: out[i] = x[i] + sum over p of (indices[p] == i ?
+    values[p] : 0). The ``memsched.work`` attribute gives the cost of the
+    scatter kernel a GPU compiler emits instead."""
     shape, dtype = _out(low)
-    if (len(indices) != 1 or indices[0] is None or not accumulate or
-            len(indices[0].shape) != 1):
-        raise UnsupportedError(
-            "index_put other than an accumulation along dim 0 with one "
-            "1-D index tensor")
-    index = indices[0]
-    count = index.shape[0]
+    advanced, broadcast, start, sliced = _advanced_layout(len(shape),
+                                                          indices)
     rank = len(shape)
-    values = low.materialize(low.expand(values, (count,) + shape[1:]))
+    positions = len(broadcast)
+    value_shape = _indexed_shape(shape, advanced, broadcast, start)
+    values = low.materialize(low.expand(low.cast_tensor(values, dtype),
+                                        value_shape))
     x = low.materialize(x)
-    # Loops: d0 = row of x, d1.. = trailing dims, last = position in index.
-    trailing = ["d%d" % d for d in range(1, rank)]
-    work = count * math.prod(shape[1:])
-    elem = 4 if dtype == "f32" else 8
+    # Loops: the dims of x, then the index positions (reductions).
+    index_exprs = _index_exprs(indices, advanced, broadcast, rank)
+    value_exprs = []
+    for position in range(len(value_shape)):
+        if start <= position < start + positions:
+            value_exprs.append("d%d" % (rank + position - start))
+        else:
+            value_exprs.append("d%d" % next(d for d, p in sliced.items()
+                                            if p == position))
+    work = math.prod(value_shape)
+    elem = _FLOAT_WIDTHS.get(dtype, 64) // 8
     attrs = (", memsched.work = {flops = %d : i64, bytes = %d : i64}" %
-             (work, 3 * work * elem + count * 8))
+             (work, 3 * work * elem + math.prod(broadcast) * 8 *
+              len(advanced)))
 
     def compute(b, args):
-        row = b.emit("arith.index_cast %s : index to %s" % (b.index(0),
-                                                          index.dtype))
-        hit = b.emit("arith.cmpi eq, %s, %s : %s" % (row, args[0],
-                                                     index.dtype))
-        added = b.emit("arith.addf %s, %s : %s" % (args[2], args[1], dtype))
-        return b.select(hit, added, args[2], dtype)
-    return low.generic(shape, dtype, [index, values],
-                       [["d%d" % rank], ["d%d" % rank] + trailing],
-                       ["parallel"] * rank + ["reduction"], Body(low),
-                       compute, init=x, attrs=attrs)
+        hit = None
+        for k, d in enumerate(advanced):
+            kind = indices[d].dtype
+            if kind == "i1":
+                raise UnsupportedError("index_put with a bool mask")
+            here = b.emit("arith.index_cast %s : index to %s" % (
+                b.index(d), kind))
+            same = b.emit("arith.cmpi eq, %s, %s : %s" % (here, args[k],
+                                                          kind))
+            hit = same if hit is None else b.emit(
+                "arith.andi %s, %s : i1" % (hit, same))
+        value, old = args[len(advanced)], args[-1]
+        if accumulate:
+            value = b.binary("arith.addf", "arith.addi", old, value, dtype)
+        return b.select(hit, value, old, dtype)
+    return low.generic(shape, dtype, [indices[d] for d in advanced] +
+                       [values], index_exprs + [value_exprs],
+                       ["parallel"] * rank + ["reduction"] * positions,
+                       Body(low), compute, init=x, attrs=attrs)
+
+
+def _advanced_layout(rank, indices):
+    """For ``x[indices]`` on a rank-``rank`` x: the indexed dims, the
+    broadcast shape of the index tensors, where their dims go in the
+    result (they replace the indexed dims where those are adjacent, and
+    come first otherwise: numpy's rule), and the result dim of each other
+    dim of x."""
+    advanced = [d for d, i in enumerate(indices) if i is not None]
+    if not advanced:
+        raise UnsupportedError("indexing without index tensors")
+    broadcast = _broadcast_shape([indices[d].shape for d in advanced])
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    start = advanced[0] if adjacent else 0
+    sliced, position = {}, 0
+    for d in range(rank):
+        if d in advanced:
+            continue
+        if position == start:
+            position += len(broadcast)
+        sliced[d] = position
+        position += 1
+    return advanced, broadcast, start, sliced
+
+
+def _indexed_shape(shape, advanced, broadcast, start):
+    rest = [n for d, n in enumerate(shape) if d not in advanced]
+    return tuple(rest[:start]) + tuple(broadcast) + tuple(rest[start:])
+
+
+def _index_exprs(indices, advanced, broadcast, first_loop):
+    """Indexing maps of the index tensors: broadcast dim j is loop
+    ``first_loop + j``."""
+    exprs = []
+    for d in advanced:
+        index = indices[d]
+        offset = len(broadcast) - len(index.shape)
+        exprs.append(["0" if size == 1 and broadcast[i + offset] != 1
+                      else "d%d" % (first_loop + i + offset)
+                      for i, size in enumerate(index.shape)])
+    return exprs
+
+
+@_handles(aten.index)
+def _index(low, x, indices):
+    """Advanced indexing ``x[i0, :, i2]``: the index tensors broadcast
+    together; their dims replace the indexed dims where those are
+    adjacent, and come first otherwise (numpy's rule)."""
+    shape, dtype = _out(low)
+    x = low.materialize(x)
+    advanced, _, start, sliced = _advanced_layout(len(x.shape), indices)
+    rank = len(shape)
+    exprs = _index_exprs(indices, advanced,
+                         _broadcast_shape([indices[d].shape
+                                           for d in advanced]), start)
+
+    def compute(b, args):
+        positions = []
+        for d in range(len(x.shape)):
+            if d in advanced:
+                value = args[advanced.index(d)]
+                kind = indices[d].dtype
+                if kind == "i1":
+                    raise UnsupportedError("indexing with a bool mask")
+                position = b.emit("arith.index_cast %s : %s to index" %
+                                  (value, kind))
+                positions.append(position)
+            else:
+                positions.append(b.index(sliced[d]))
+        return _extract(b, x, positions)
+    return low.generic(shape, dtype, [indices[d] for d in advanced], exprs,
+                       ["parallel"] * rank, Body(low), compute)
 
 
 # Normalisation.
@@ -1309,9 +1473,7 @@ def _pair(value):
     return list(value) * 2 if len(value) == 1 else list(value)
 
 
-def _check_conv(x, transposed, what):
-    if transposed:
-        raise UnsupportedError("transposed convolution (%s)" % what)
+def _check_conv(x, what):
     if len(x.shape) != 4:
         raise UnsupportedError("%d-D %s (only 2-D NCHW is supported)" %
                                (len(x.shape) - 2, what))
@@ -1320,9 +1482,28 @@ def _check_conv(x, transposed, what):
 @_handles(aten.convolution)
 def _convolution(low, x, weight, bias, stride, padding, dilation, transposed,
                  output_padding, groups):
-    _check_conv(x, transposed, "convolution")
+    _check_conv(x, "convolution")
     shape, dtype = _out(low)
     stride, padding, dilation = _pair(stride), _pair(padding), _pair(dilation)
+    if transposed:
+        # The transposed convolution is the input gradient of the
+        # convolution with the same weight.
+        result = _conv_input_grad(low, x, weight, shape, stride, padding,
+                                  dilation, groups)
+    else:
+        result = _conv_forward(low, x, weight, shape, stride, padding,
+                               dilation, groups)
+    if bias is not None:
+        result = low.elementwise(shape, dtype, [result, low.reshape(
+            bias, (shape[1], 1, 1))], lambda b, v: b.emit(
+                "arith.addf %s, %s : %s" % (v[0], v[1], dtype)))
+    return result
+
+
+def _conv_forward(low, x, weight, shape, stride, padding, dilation, groups):
+    """linalg's convolution of ``x`` with ``weight`` (f, c / groups, kh,
+    kw), giving ``shape``."""
+    dtype = x.dtype
     xp = low.pad(x, [0, 0] + padding, [0, 0] + padding, 0.0)
     weight = low.materialize(weight)
     attrs = "{dilations = dense<[%d, %d]> : tensor<2xi64>, strides = " \
@@ -1348,11 +1529,51 @@ def _convolution(low, x, weight, bias, stride, padding, dilation, transposed,
             "-> %s" % (attrs, xg.name, wg.name, xg.type, wg.type, init.name,
                        out_type, out_type))
         result = low.reshape(Tensor(name, gshape, dtype), shape)
-    if bias is not None:
-        result = low.elementwise(shape, dtype, [result, low.reshape(
-            bias, (f, 1, 1))], lambda b, v: b.emit(
-                "arith.addf %s, %s : %s" % (v[0], v[1], dtype)))
     return result
+
+
+def _conv_input_grad(low, grad, weight, shape, stride, padding, dilation,
+                     groups):
+    """The gradient, of ``shape``, of a convolution's input from the
+    gradient of its output: the output gradient spread by the stride, then
+    correlated with the flipped kernel."""
+    n, c, h, w = shape
+    f, cg, kh, kw = weight.shape
+    fg = f // groups
+    _, _, oh, ow = grad.shape
+    grad_g = low.reshape(low.materialize(grad), (n, groups, fg, oh, ow))
+    spread = _spread(low, grad_g, h, w, (kh, kw), stride, padding, dilation,
+                     0.0)
+    weight_g = low.reshape(low.materialize(weight), (groups, fg, cg, kh, kw))
+    # Loops: n g c h w | f kh kw.
+    sexprs = ["d0", "d1", "d5",
+              "d3 + %d - d6 * %d" % ((kh - 1) * dilation[0], dilation[0]),
+              "d4 + %d - d7 * %d" % ((kw - 1) * dilation[1], dilation[1])]
+    wexprs = ["d1", "d5", "d2", "d6", "d7"]
+    grad_input = _correlate(low, (n, groups, cg, h, w), spread, weight_g,
+                            sexprs, wexprs)
+    return low.reshape(grad_input, (n, c, h, w))
+
+
+def _conv_weight_grad(low, grad, x, weight_shape, stride, padding, dilation,
+                      groups):
+    """The gradient of a convolution's weight: the correlation of its
+    (padded) input with its output gradient."""
+    n, c, h, w = x.shape
+    f, cg, kh, kw = weight_shape
+    fg = f // groups
+    _, _, oh, ow = grad.shape
+    grad_g = low.reshape(low.materialize(grad), (n, groups, fg, oh, ow))
+    xp = low.pad(x, [0, 0] + padding, [0, 0] + padding, 0.0)
+    xg = low.reshape(xp, (n, groups, cg) + xp.shape[2:])
+    # Loops: g f c kh kw | n oh ow.
+    xexprs = ["d5", "d0", "d2",
+              "d6 * %d + d3 * %d" % (stride[0], dilation[0]),
+              "d7 * %d + d4 * %d" % (stride[1], dilation[1])]
+    gexprs = ["d5", "d0", "d1", "d6", "d7"]
+    grad_weight = _correlate(low, (groups, fg, cg, kh, kw), xg, grad_g,
+                             xexprs, gexprs)
+    return low.reshape(grad_weight, (f, cg, kh, kw))
 
 
 def _spread(low, grad, height, width, kernel, stride, padding, dilation,
@@ -1390,43 +1611,30 @@ def _correlate(low, shape, a, b, a_exprs, b_exprs):
 def _convolution_backward(low, grad, x, weight, bias_sizes, stride, padding,
                           dilation, transposed, output_padding, groups,
                           output_mask):
-    _check_conv(x, transposed, "convolution backward")
+    _check_conv(x, "convolution backward")
     stride, padding, dilation = _pair(stride), _pair(padding), _pair(dilation)
     grad = low.materialize(grad)
-    dtype = grad.dtype
-    n, c, h, w = x.shape
-    f, cg, kh, kw = weight.shape
-    fg = f // groups
-    _, _, oh, ow = grad.shape
     results = [None, None, None]
-    grad_g = low.reshape(grad, (n, groups, fg, oh, ow))
-    if output_mask[0]:
-        spread = _spread(low, grad_g, h, w, (kh, kw), stride, padding,
-                         dilation, 0.0)
-        weight_g = low.reshape(low.materialize(weight),
-                               (groups, fg, cg, kh, kw))
-        # Loops: n g c h w | f kh kw.
-        sexprs = ["d0", "d1", "d5",
-                  "d3 + %d - d6 * %d" % ((kh - 1) * dilation[0], dilation[0]),
-                  "d4 + %d - d7 * %d" % ((kw - 1) * dilation[1], dilation[1])]
-        wexprs = ["d1", "d5", "d2", "d6", "d7"]
-        grad_input = _correlate(low, (n, groups, cg, h, w), spread, weight_g,
-                                sexprs, wexprs)
-        results[0] = low.reshape(grad_input, (n, c, h, w))
-    if output_mask[1]:
-        xp = low.pad(x, [0, 0] + padding, [0, 0] + padding, 0.0)
-        xg = low.reshape(xp, (n, groups, cg) + xp.shape[2:])
-        # Loops: g f c kh kw | n oh ow.
-        xexprs = ["d5", "d0", "d2",
-                  "d6 * %d + d3 * %d" % (stride[0], dilation[0]),
-                  "d7 * %d + d4 * %d" % (stride[1], dilation[1])]
-        gexprs = ["d5", "d0", "d1", "d6", "d7"]
-        grad_weight = _correlate(low, (groups, fg, cg, kh, kw), xg, grad_g,
-                                 xexprs, gexprs)
-        results[1] = low.reshape(grad_weight, (f, cg, kh, kw))
+    if transposed:
+        # y = conv_input_grad(x, w): x's gradient is the convolution of
+        # y's gradient, and w's the weight gradient with the roles of
+        # input and output gradient swapped.
+        if output_mask[0]:
+            results[0] = _conv_forward(low, grad, weight, x.shape, stride,
+                                       padding, dilation, groups)
+        if output_mask[1]:
+            results[1] = _conv_weight_grad(low, x, grad, weight.shape,
+                                           stride, padding, dilation, groups)
+    else:
+        if output_mask[0]:
+            results[0] = _conv_input_grad(low, grad, weight, x.shape, stride,
+                                          padding, dilation, groups)
+        if output_mask[1]:
+            results[1] = _conv_weight_grad(low, grad, x, weight.shape,
+                                           stride, padding, dilation, groups)
     if output_mask[2]:
         results[2] = low.reduce(grad, [0, 2, 3], False, 0.0,
-                                _sum_combine(dtype))
+                                _sum_combine(grad.dtype))
     return results
 
 
@@ -1473,22 +1681,23 @@ def _max_pool2d_with_indices(low, x, kernel, stride=(), padding=(0,),
     flat = body.emit("affine.apply affine_map<(d0, d1) -> (d0 * %d + d1)>"
                      "(%s, %s)" % (w, row, col))
     flat = body.emit("arith.index_cast %s : index to i64" % flat)
-    greater = body.emit("arith.cmpf ogt, %s, %s : f32" % (a[0], a[1]))
-    isnan = body.emit("arith.cmpf uno, %s, %s : f32" % (a[0], a[0]))
+    greater = body.emit("arith.cmpf ogt, %s, %s : %s" % (a[0], a[1], dtype))
+    isnan = body.emit("arith.cmpf uno, %s, %s : %s" % (a[0], a[0], dtype))
     take = body.emit("arith.ori %s, %s : i1" % (greater, isnan))
     new_value = body.select(take, a[0], a[1], dtype)
     new_index = body.select(take, flat, a[2], "i64")
     out_type = _tensor_type(out_shape, dtype)
     index_type = _tensor_type(out_shape, "i64")
     text = ("linalg.generic {indexing_maps = [%s], iterator_types = [%s]} "
-            "ins(%s, %s : %s, %s) outs(%s, %s : %s, %s) {\n    ^bb0(%s: f32, "
-            "%s: f32, %s: f32, %s: i64):\n%s      linalg.yield %s, %s : f32, "
+            "ins(%s, %s : %s, %s) outs(%s, %s : %s, %s) {\n    ^bb0(%s: %s, "
+            "%s: f32, %s: %s, %s: i64):\n%s      linalg.yield %s, %s : %s, "
             "i64\n    } -> (%s, %s)" % (", ".join(maps), ", ".join(
                 ['"parallel"'] * 4 + ['"reduction"'] * 2), xp.name,
                 window.name, xp.type, window.type, values.name, indices.name,
-                out_type, index_type, a[0], low.fresh("a"), a[1], a[2],
+                out_type, index_type, a[0], dtype, low.fresh("a"), a[1],
+                dtype, a[2],
                 "".join("      %s\n" % line for line in body.lines),
-                     new_value, new_index, out_type, index_type))
+                     new_value, new_index, dtype, out_type, index_type))
     name = low.fresh()
     low.lines.append("    %s:2 = %s%s" % (name, text, low.loc()))
     return [Tensor(name + "#0", out_shape, dtype),
@@ -1519,7 +1728,7 @@ def _max_pool2d_with_indices_backward(low, grad, x, kernel, stride, padding,
                       "(%s, %s)" % (w, b.index(2), b.index(3)))
         flat = b.emit("arith.index_cast %s : index to i64" % flat)
         hit = b.emit("arith.cmpi eq, %s, %s : i64" % (a[1], flat))
-        added = b.emit("arith.addf %s, %s : f32" % (a[3], a[0]))
+        added = b.emit("arith.addf %s, %s : %s" % (a[3], a[0], dtype))
         return b.select(hit, added, a[3], dtype)
     return low.generic(shape, dtype, [spread_grad, spread_index,
                                       low.window(tuple(kernel))],
@@ -1534,9 +1743,13 @@ def _avg_pool2d(low, x, kernel, stride=(), padding=(0,), ceil_mode=False,
     shape, dtype = _out(low)
     kernel, stride, padding, dilation, high = _pool_geometry(
         x, kernel, stride, padding, (1,), shape[-2:])
-    if any(padding) or any(high):
-        raise UnsupportedError("avg_pool2d with padding or ceil_mode")
+    # ``high`` is the padding the last window needs on the far side.
+    if any(h > p for h, p in zip(high, padding)) or (
+            any(padding) and not count_include_pad):
+        raise UnsupportedError("avg_pool2d with ceil_mode windows past the "
+                               "input, or padding not counted")
     divisor = divisor_override or kernel[0] * kernel[1]
+    x = low.pad(x, [0, 0] + padding, [0, 0] + high, 0.0)
     xexprs = ["d0", "d1", "d2 * %d + d4" % stride[0],
               "d3 * %d + d5" % stride[1]]
     return _window_sum(low, x, xexprs, kernel, shape, divisor)
@@ -1549,9 +1762,10 @@ def _avg_pool2d_backward(low, grad, x, kernel, stride, padding, ceil_mode,
     h, w = x.shape[-2:]
     kernel, stride, padding, dilation, high = _pool_geometry(
         x, kernel, stride, padding, (1,), grad.shape[-2:])
-    if any(padding) or any(high):
-        raise UnsupportedError("avg_pool2d backward with padding or "
-                               "ceil_mode")
+    if any(h > p for h, p in zip(high, padding)) or (
+            any(padding) and not count_include_pad):
+        raise UnsupportedError("avg_pool2d backward with ceil_mode windows "
+                               "past the input, or padding not counted")
     divisor = divisor_override or kernel[0] * kernel[1]
     spread = _spread(low, low.materialize(grad), h, w, kernel, stride,
                      padding, dilation, 0.0)
@@ -1567,13 +1781,13 @@ def _window_sum(low, source, exprs, window, shape, divisor=None):
     total = low.generic(shape, dtype, [source, low.window(tuple(window))],
                         [exprs, ["d4", "d5"]],
                         ["parallel"] * 4 + ["reduction"] * 2, Body(low),
-                        lambda b, a: b.emit("arith.addf %s, %s : f32" %
-                                            (a[2], a[0])),
+                        lambda b, a: b.emit("arith.addf %s, %s : %s" %
+                                            (a[2], a[0], dtype)),
                         init=low.filled(shape, dtype, 0.0))
     if divisor is None:
         return total
     return low.elementwise(shape, dtype, [total], lambda b, v: b.emit(
-        "arith.divf %s, %s : f32" % (v[0], b.const(divisor, dtype))))
+        "arith.divf %s, %s : %s" % (v[0], b.const(divisor, dtype), dtype)))
 
 
 def _adaptive_windows(size, out):
@@ -1584,20 +1798,50 @@ def _adaptive_windows(size, out):
         "evenly are supported)" % (size, out))
 
 
-@_handles(aten._adaptive_avg_pool2d)
-def _adaptive_avg_pool2d(low, x, output_size):
-    h, w = x.shape[-2:]
-    out_h, out_w = _pair(output_size)
-    if out_h >= h and out_w >= w and out_h % h == 0 and out_w % w == 0:
-        # Upsampling by replication: every output averages one input.
-        shape, dtype = _out(low)
-        ry, rx = out_h // h, out_w // w
-        exprs = ["d0", "d1", "d2 floordiv %d" % ry, "d3 floordiv %d" % rx]
-        return low.generic(shape, dtype, [low.materialize(x)], [exprs],
-                           ["parallel"] * 4, Body(low), lambda b, a: a[0])
-    kh, sh = _adaptive_windows(h, out_h)
-    kw, sw = _adaptive_windows(w, out_w)
-    return _avg_pool2d(low, x, [kh, kw], [sh, sw])
+def _replication(low, small, large):
+    """(ry, rx) when every pixel of ``small`` (h, w) is repeated ry x rx
+    times in ``large``."""
+    (h, w), (out_h, out_w) = small, large
+    if out_h % h or out_w % w:
+        return None
+    return out_h // h, out_w // w
+
+
+def _replicate(low, x, shape, ratio):
+    ry, rx = ratio
+    exprs = ["d0", "d1", "d2 floordiv %d" % ry, "d3 floordiv %d" % rx]
+    return low.generic(shape, x.dtype, [low.materialize(x)], [exprs],
+                       ["parallel"] * 4, Body(low), lambda b, a: a[0])
+
+
+def _replicate_backward(low, grad, shape, ratio):
+    """Each input pixel received ry*rx replicated outputs: their gradients
+    add up."""
+    ry, rx = ratio
+    exprs = ["d0", "d1", "d2 * %d + d4" % ry, "d3 * %d + d5" % rx]
+    return _window_sum(low, low.materialize(grad), exprs, (ry, rx), shape)
+
+
+@_handles(aten.upsample_nearest2d)
+def _upsample_nearest2d(low, x, *args, **kwargs):
+    shape, _ = _out(low)
+    ratio = _replication(low, x.shape[-2:], shape[-2:])
+    if ratio is None or len(shape) != 4:
+        raise UnsupportedError("nearest upsampling from %s to %s (only "
+                               "integer factors are supported)" %
+                               (list(x.shape[-2:]), list(shape[-2:])))
+    return _replicate(low, x, shape, ratio)
+
+
+@_handles(aten.upsample_nearest2d_backward)
+def _upsample_nearest2d_backward(low, grad, *args, **kwargs):
+    shape, _ = _out(low)
+    ratio = _replication(low, shape[-2:], grad.shape[-2:])
+    if ratio is None or len(shape) != 4:
+        raise UnsupportedError("nearest upsampling backward from %s to %s "
+                               "(only integer factors are supported)" %
+                               (list(grad.shape[-2:]), list(shape[-2:])))
+    return _replicate_backward(low, grad, shape, ratio)
 
 
 @_handles(aten._adaptive_avg_pool2d_backward)
@@ -1605,12 +1849,10 @@ def _adaptive_avg_pool2d_backward(low, grad, x):
     shape, dtype = _out(low)
     h, w = x.shape[-2:]
     out_h, out_w = grad.shape[-2:]
-    if out_h >= h and out_w >= w and out_h % h == 0 and out_w % w == 0:
-        # Each input received ry*rx replicated outputs.
-        ry, rx = out_h // h, out_w // w
-        exprs = ["d0", "d1", "d2 * %d + d4" % ry, "d3 * %d + d5" % rx]
-        return _window_sum(low, low.materialize(grad), exprs, (ry, rx),
-                           shape)
+    ratio = _replication(low, (h, w), (out_h, out_w))
+    if ratio is not None:
+        # Adaptive pooling to a larger size replicates.
+        return _replicate_backward(low, grad, shape, ratio)
     kh, sh = _adaptive_windows(h, out_h)
     kw, sw = _adaptive_windows(w, out_w)
     return _avg_pool2d_backward(low, grad, x, [kh, kw], [sh, sw], [0, 0],

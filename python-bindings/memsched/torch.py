@@ -7,121 +7,58 @@
 
 gives a module with one function
 
-    @train_step(params..., buffers..., inputs..., target) -> (loss, grads...)
+    @train_step(params..., buffers..., inputs..., target, random...)
+        -> (loss, grads...)
 
 (one gradient per parameter that requires grad, in ``named_parameters()``
 order) that every memsched pass and pipeline accepts.
 
-The joint forward + backward graph is captured with ``make_fx`` on fake
-tensors (shapes only: batch 32 at 224x224 captures in seconds and allocates
-no activations), through torch's own decomposition tables, and each ATen op
-is lowered to upstream MLIR (linalg named ops where one fits, linalg.generic
-otherwise, tensor ops for views) in captured order: the program order every
-memsched benchmark compares against.
+The joint forward + backward graph is captured by PyTorch's own machinery
+(``_capture``: ``make_fx`` on fake tensors, then ``functionalize`` and
+``torch._decomp``'s decomposition tables), so only a small core of ATen ops
+is lowered by hand (``_aten_lowering``: linalg named ops where one fits,
+linalg.generic otherwise, tensor ops for views), in captured order: the
+program order every memsched benchmark compares against.
 
 Training-step conventions: the model runs in training mode; batch-norm
 running statistics are not updated (they affect neither the loss nor the
-gradients); dropout is off (``dropout="off"``, the default, puts dropout
-modules in eval mode while tracing; ``dropout="error"`` refuses models with
-dropout instead). Anything that cannot be lowered raises ``UnsupportedError``
-naming the op and the module it comes from.
+gradients); random ops (dropout, stochastic depth) become the trailing
+``random...`` arguments, whose values ``random_arguments`` draws (see
+``_capture.draw_random_inputs`` for the generator); ``dropout="off"`` puts
+dropout modules in eval mode instead and ``dropout="error"`` refuses random
+ops. Anything that cannot be lowered raises ``UnsupportedError`` naming the
+op, the module it comes from and the FX node.
 """
 
 import contextlib
-import operator
 
 import torch
-from torch.fx.experimental import proxy_tensor
 from torch.nn.utils.stateless import functional_call
 
+from . import _capture
 from ._aten_lowering import Lowering, Tensor, UnsupportedError, mlir_dtype
 from ._aten_lowering import _tensor_type
 
 __all__ = ["export_training_step", "export_inference", "capture_training_step",
            "capture_inference", "lower_graph", "UnsupportedError",
-           "LOSSES"]
+           "LOSSES", "random_arguments", "reference_training_step",
+           "training_step_arguments", "verify_training_step"]
 
 aten = torch.ops.aten
-
-
-def _decompositions():
-    """torch's own decompositions of the composite and backward ops we do
-    not lower directly (batch norm, softmax, losses, activation backward)."""
-    from torch._decomp import get_decompositions
-    ops = [
-        aten.native_batch_norm, aten.native_batch_norm_backward,
-        aten._log_softmax, aten._log_softmax_backward_data,
-        aten._softmax, aten._softmax_backward_data,
-        aten.nll_loss_forward, aten.nll_loss_backward,
-        aten.native_layer_norm_backward, aten.addmm, aten.threshold_backward,
-        aten.gelu_backward, aten.tanh_backward, aten.sigmoid_backward,
-        aten.hardtanh_backward, aten.silu, aten.silu_backward, aten.hardswish,
-        aten.hardswish_backward, aten.hardsigmoid, aten.hardsigmoid_backward,
-        aten.embedding, aten.embedding_dense_backward, aten.select_backward,
-        aten.slice_backward, aten._adaptive_avg_pool2d, aten.split,
-        aten._unsafe_view, aten.rsub, aten.mv, aten.dot, aten.logsumexp,
-        aten.var, aten.std, aten.detach, aten.native_dropout,
-        aten.leaky_relu_backward, aten.mse_loss_backward,
-    ]
-    table = get_decompositions(ops)
-    # Keep the decompositions into ATen; those into prims (torch._refs) would
-    # need a second lowering of their own.
-    return {op: fn for op, fn in table.items()
-            if fn.__module__.startswith("torch._decomp")}
-
 
 LOSSES = {
     "cross_entropy": torch.nn.functional.cross_entropy,
     "mse": torch.nn.functional.mse_loss,
 }
 
-# ATen ops that return (a view of) their first argument.
-_VIEW_OPS = {
-    aten.view, aten._reshape_alias, aten._unsafe_view, aten.alias,
-    aten.detach, aten.t, aten.transpose, aten.permute, aten.expand,
-    aten.slice, aten.select, aten.squeeze, aten.unsqueeze, aten.split,
-    aten.split_with_sizes, aten.unbind, aten.as_strided, aten.diagonal,
-}
-
-
-_SPLIT_OPS = {aten.split, aten.split_with_sizes, aten.unbind,
-              aten.unsafe_split, aten.unsafe_split_with_sizes, aten.chunk,
-              aten.unsafe_chunk}
-
-
-@contextlib.contextmanager
-def _module_locations(model, locations):
-    """Records, for every FX node created while a submodule's forward runs,
-    the submodule's qualified name (its ``model location``)."""
-    stack = []
-    handles = []
-    for name, module in model.named_modules():
-        label = name or type(model).__name__
-        # Hooks must return None, or they would replace inputs or outputs.
-        handles.append(module.register_forward_pre_hook(
-            lambda m, i, label=label: stack.append(label) and None))
-        handles.append(module.register_forward_hook(
-            lambda m, i, o: stack.pop() and None))
-    original = proxy_tensor.PythonKeyTracer.create_node
-
-    def create_node(self, *args, **kwargs):
-        node = original(self, *args, **kwargs)
-        locations[node] = stack[-1] if stack else "backward"
-        return node
-
-    proxy_tensor.PythonKeyTracer.create_node = create_node
-    try:
-        yield
-    finally:
-        proxy_tensor.PythonKeyTracer.create_node = original
-        for handle in handles:
-            handle.remove()
+_DROPOUT_MODES = ("inputs", "off", "error")
 
 
 @contextlib.contextmanager
 def _training_conventions(model, train, dropout):
     """Training mode, batch norm without running-statistics updates,
-    dropout off; restores the model afterwards."""
+    dropout modules in eval mode with ``dropout="off"``; restores the
+    model afterwards."""
     saved_modes = {m: m.training for m in model.modules()}
     saved_stats = []
     hooks = []
@@ -138,17 +75,9 @@ def _training_conventions(model, train, dropout):
                 module.running_var = None
                 module.num_batches_tracked = None
                 module.track_running_stats = False
-            if isinstance(module, torch.nn.modules.dropout._DropoutNd):
-                if dropout == "error" and train and module.p > 0:
-                    raise UnsupportedError(
-                        "dropout in '%s' (random masks are not supported; "
-                        "export with dropout='off')" % name)
+            if isinstance(module, torch.nn.modules.dropout._DropoutNd) and \
+                    dropout == "off":
                 module.train(False)
-            if isinstance(module, torch.nn.MultiheadAttention) and \
-                    module.dropout > 0 and train:
-                raise UnsupportedError(
-                    "attention dropout in '%s' (random masks are not "
-                    "supported; build the model with dropout=0)" % name)
             if isinstance(module, torch.nn.RNNBase):
                 # functional_call swaps parameters, but RNNs read a cached
                 # list of their weights: refresh it on every call.
@@ -190,53 +119,75 @@ def _traceable(tensor, what):
     return tensor.detach()
 
 
-def _trace(function, args, model, locations):
-    try:
-        with _module_locations(model, locations):
-            return proxy_tensor.make_fx(
-                function, decomposition_table=_decompositions(),
-                tracing_mode="fake")(*args)
-    except UnsupportedError:
-        raise
-    except Exception as error:  # torch raises many types while tracing.
-        text = str(error)
-        name = type(error).__name__
-        if "DataDependent" in name or "data-dependent" in text or \
-                "_local_scalar_dense" in text or "item()" in text:
-            raise UnsupportedError(
-                "data-dependent control flow or values in the model "
-                "(%s: %s); memsched.torch captures one static graph" %
-                (name, text.splitlines()[0] if text else "")) from error
-        raise UnsupportedError("tracing failed: %s: %s" %
-                               (name, text.splitlines()[0] if text else "")) \
-            from error
-
-
 class Capture:
-    """A captured graph and the names of its arguments and results."""
+    """A captured graph: its FX ``graph_module`` (functional, core ATen
+    ops), the names of its arguments and results, where each node comes
+    from (``origins[node]``: module path, first-trace ATen op, first-trace
+    FX node) and the random ops turned into arguments (``random_inputs``,
+    the last arguments)."""
 
-    def __init__(self, graph_module, arg_names, result_names, locations,
-                 func_name):
+    def __init__(self, graph_module, arg_names, result_names, origins,
+                 func_name, random_inputs=()):
         self.graph_module = graph_module
         self.arg_names = arg_names
         self.result_names = result_names
-        self.locations = locations
+        self.origins = origins
         self.func_name = func_name
+        self.random_inputs = list(random_inputs)
+
+    def location(self, node):
+        """The module path ``node`` comes from (``backward:path`` for the
+        gradient of that module's ops)."""
+        origin = self.origins.get(node)
+        return origin[0] if origin else "?"
+
+    def random_arguments(self, seed=0):
+        """Values of the random arguments (numpy arrays, signature order),
+        drawn as ``_capture.draw_random_inputs`` documents."""
+        return [t.detach().numpy().copy() for t in
+                _capture.draw_random_inputs(self.random_inputs, seed)]
 
     def to_mlir(self):
         return lower_graph(self)
 
 
-def capture_training_step(model, inputs, target=None, loss="cross_entropy",
-                          dropout="off", func_name="train_step"):
-    """Captures ``loss(model(*inputs), target)`` and its gradients with
-    respect to every parameter that requires grad. Returns a ``Capture``."""
+def _loss_function(loss):
     loss_fn = LOSSES.get(loss, loss) if isinstance(loss, str) else loss
     if not callable(loss_fn):
         raise UnsupportedError("unknown loss %r (known: %s, or a callable)" %
                                (loss, ", ".join(sorted(LOSSES))))
-    if dropout not in ("off", "error"):
-        raise ValueError("dropout must be 'off' or 'error'")
+    return loss_fn
+
+
+class _Loss(torch.nn.Module):
+    """The loss function as a module, so that its ops are located at
+    ``loss``."""
+
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def forward(self, output, *target):
+        return self.function(output, *target)
+
+
+def _autocast(dtype):
+    if dtype is None:
+        return contextlib.nullcontext()
+    return torch.autocast("cpu", dtype=dtype)
+
+
+def capture_training_step(model, inputs, target=None, loss="cross_entropy",
+                          dropout="inputs", func_name="train_step",
+                          autocast=None):
+    """Captures ``loss(model(*inputs), target)`` and its gradients with
+    respect to every parameter that requires grad. ``autocast``: a dtype
+    (``torch.bfloat16``) to run the forward and the loss under CPU
+    autocast. Returns a ``Capture``."""
+    loss_fn = _Loss(_loss_function(loss))
+    if dropout not in _DROPOUT_MODES:
+        raise ValueError("dropout must be one of %s" %
+                         ", ".join(_DROPOUT_MODES))
     inputs = _as_tuple(inputs)
     params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     frozen = [(n, p) for n, p in model.named_parameters()
@@ -251,10 +202,11 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
         # make_fx passes tensors that do not require grad.
         for parameter in state[:num_params]:
             parameter.requires_grad_(True)
-        output = functional_call(model, dict(zip(state_names, state)),
-                                 tuple(inputs))
-        value = loss_fn(output, target) if target is not None else \
-            loss_fn(output)
+        with _autocast(autocast):
+            output = functional_call(model, dict(zip(state_names, state)),
+                                     tuple(inputs))
+            value = loss_fn(output, target) if target is not None else \
+                loss_fn(output)
         if not isinstance(value, torch.Tensor) or value.dim() != 0:
             raise UnsupportedError("the loss must be a scalar tensor")
         grads = torch.autograd.grad(value, state[:num_params],
@@ -268,15 +220,17 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
     inputs = [_traceable(t, "input %d" % i) for i, t in enumerate(inputs)]
     args = (state, inputs) + (() if target is None else
                               (_traceable(target, "the target"),))
-    locations = {}
-    with _training_conventions(model, True, dropout):
-        graph_module = _trace(step, args, model, locations)
     arg_names = state_names + ["input%d" % i for i in range(len(inputs))]
     if target is not None:
         arg_names.append("target")
+    with _training_conventions(model, True, dropout):
+        graph_module, origins, randoms = _capture.capture(
+            step, args, [("", model), ("loss", loss_fn)], arg_names,
+            "error" if dropout == "error" else "inputs")
+    arg_names += ["random%d" % i for i in range(len(randoms))]
     result_names = ["loss"] + ["grad:" + n for n, _ in params]
-    return Capture(graph_module, arg_names, result_names, locations,
-                   func_name)
+    return Capture(graph_module, arg_names, result_names, origins,
+                   func_name, randoms)
 
 
 def capture_inference(model, inputs, func_name="forward"):
@@ -295,14 +249,14 @@ def capture_inference(model, inputs, func_name="forward"):
 
     args = ([_traceable(t, "parameter '%s'" % n) for n, t in state],
             [_traceable(t, "input %d" % i) for i, t in enumerate(inputs)])
-    locations = {}
-    with _training_conventions(model, False, "off"):
-        graph_module = _trace(forward, args, model, locations)
     arg_names = state_names + ["input%d" % i for i in range(len(inputs))]
+    with _training_conventions(model, False, "off"):
+        graph_module, origins, randoms = _capture.capture(
+            forward, args, [("", model)], arg_names, "error")
     outputs = [a for a in _flatten(next(iter(
         n for n in graph_module.graph.nodes if n.op == "output")).args)]
     return Capture(graph_module, arg_names,
-                   ["output%d" % i for i in range(len(outputs))], locations,
+                   ["output%d" % i for i in range(len(outputs))], origins,
                    func_name)
 
 
@@ -321,69 +275,10 @@ def _flatten(value):
         yield value
 
 
-def _check_mutations(graph, locations):
-    """In-place ops are lowered out of place. That is exact when nothing
-    reads the mutated tensor's old value afterwards, through any alias;
-    anything else is refused."""
-    nodes = list(graph.nodes)
-    position = {node: i for i, node in enumerate(nodes)}
-    # root[n]: the tensor whose storage n views. The pieces of a split do
-    # not overlap, so each is a root of its own, whose parent is the split
-    # tensor's root.
-    root, parent = {}, {}
-    for node in nodes:
-        base = None
-        if node.op == "call_function":
-            packet = getattr(node.target, "overloadpacket", None)
-            first = node.args[0] if node.args else None
-            if node.target is operator.getitem and isinstance(
-                    first, torch.fx.Node) and getattr(
-                        first.target, "overloadpacket", None) in _SPLIT_OPS:
-                parent[node] = root[first]
-            elif (packet in _VIEW_OPS or _is_inplace(node) or
-                  node.target is operator.getitem) and isinstance(
-                      first, torch.fx.Node):
-                base = root[first]
-        root[node] = base if base is not None else node
-    for node in nodes:
-        if node.op != "call_function" or not _is_inplace(node):
-            continue
-        mutated, current = set(), root[node]
-        while current is not None and current not in mutated:
-            mutated.add(current)
-            current = parent.get(current)
-        where = locations.get(node, "")
-        if any(n.op == "placeholder" for n in mutated):
-            raise UnsupportedError(
-                "in-place %s on a model input or parameter ('%s')" %
-                (node.target, where))
-        for other in nodes[:position[node]]:
-            if root[other] not in mutated:
-                continue
-            for user in other.users:
-                if position[user] > position[node] and \
-                        user.target is not operator.getitem:
-                    raise UnsupportedError(
-                        "in-place %s in '%s' changes a tensor that is read "
-                        "again afterwards through another alias (%s)" %
-                        (node.target, where, user.target))
-
-
-def _is_inplace(node):
-    schema = getattr(node.target, "_schema", None)
-    if schema is None:
-        return False
-    return any(a.alias_info is not None and a.alias_info.is_write
-               for a in schema.arguments)
-
-
 def lower_graph(capture):
     """Lowers a ``Capture`` to MLIR text."""
     graph = capture.graph_module.graph
-    _check_mutations(graph, capture.locations)
-    # Unused results of decompositions (e.g. batch norm's reserve) go.
-    graph.eliminate_dead_code()
-    low = Lowering(capture.graph_module, capture.locations)
+    low = Lowering(capture.graph_module, capture.location)
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     arguments = []
     if len(placeholders) != len(capture.arg_names):
@@ -407,9 +302,11 @@ def lower_graph(capture):
         try:
             low.lower_node(node)
         except UnsupportedError as error:
-            raise UnsupportedError("%s (at '%s', node %s)" % (
-                error, capture.locations.get(node, "?"), node.name)) \
-                from None
+            origin = capture.origins.get(node)
+            source = "" if origin is None or origin[1] == str(node.target) \
+                else ", from %s" % origin[1]
+            raise UnsupportedError("%s (at '%s', node %s%s)" % (
+                error, capture.location(node), node.name, source)) from None
     results = []
     for value in _flatten(output.args):
         tensor = low.value(value)
@@ -441,13 +338,15 @@ def lower_graph(capture):
 
 
 def export_training_step(model, inputs, target=None, loss="cross_entropy",
-                         dropout="off", func_name="train_step"):
+                         dropout="inputs", func_name="train_step",
+                         autocast=None):
     """Returns the training step of ``model`` as MLIR text:
-    ``@train_step(params..., buffers..., inputs..., target) -> (loss,
-    grads...)``. ``loss`` is ``"cross_entropy"``, ``"mse"`` or a callable
-    ``loss(output, target)`` returning a scalar."""
+    ``@train_step(params..., buffers..., inputs..., target, random...) ->
+    (loss, grads...)``. ``loss`` is ``"cross_entropy"``, ``"mse"`` or a
+    callable ``loss(output, target)`` returning a scalar; ``dropout`` and
+    ``autocast`` as in ``capture_training_step``."""
     return lower_graph(capture_training_step(model, inputs, target, loss,
-                                             dropout, func_name))
+                                             dropout, func_name, autocast))
 
 
 def export_inference(model, inputs, func_name="forward"):
@@ -457,13 +356,20 @@ def export_inference(model, inputs, func_name="forward"):
 
 
 def reference_training_step(model, inputs, target=None, loss="cross_entropy",
-                            dropout="off"):
+                            dropout="inputs", seed=0, random_values=None):
     """Runs the training step eagerly in PyTorch under the conventions the
-    export uses; returns ``[loss, grads...]`` as numpy arrays."""
-    loss_fn = LOSSES.get(loss, loss) if isinstance(loss, str) else loss
+    export uses, its random ops drawn from PyTorch's default generator
+    seeded with ``seed`` (the masks ``random_arguments(seed)`` gives), or
+    returning ``random_values`` (arrays, in order) when given; returns
+    ``[loss, grads...]`` as numpy arrays."""
+    loss_fn = _loss_function(loss)
     inputs = _as_tuple(inputs)
     params = [p for _, p in model.named_parameters() if p.requires_grad]
-    with _training_conventions(model, True, dropout):
+    replay = contextlib.nullcontext() if random_values is None else \
+        _capture.replay_random([torch.as_tensor(v) for v in random_values])
+    with _training_conventions(model, True, dropout), \
+            torch.random.fork_rng(devices=[]), replay:
+        torch.manual_seed(seed)
         output = model(*inputs)
         value = loss_fn(output, target) if target is not None else \
             loss_fn(output)
@@ -473,10 +379,19 @@ def reference_training_step(model, inputs, target=None, loss="cross_entropy",
     return [t.detach().numpy().copy() for t in [value] + grads]
 
 
-def training_step_arguments(model, inputs, target=None):
+def random_arguments(capture, seed=0):
+    """The values of ``capture``'s random arguments (dropout and stochastic
+    depth masks) as numpy arrays: every random op runs again eagerly, in
+    graph order, on PyTorch's default CPU generator seeded with ``seed``."""
+    return capture.random_arguments(seed)
+
+
+def training_step_arguments(model, inputs, target=None, capture=None,
+                            seed=0):
     """The ``@train_step`` arguments for these inputs as numpy arrays, in
     signature order (parameters, frozen parameters, buffers, inputs,
-    target)."""
+    target, then, given the ``capture``, its random masks drawn with
+    ``seed``)."""
     params = [p for _, p in model.named_parameters() if p.requires_grad]
     frozen = [p for _, p in model.named_parameters() if not p.requires_grad]
     buffers = [b for n, b in model.named_buffers()
@@ -484,22 +399,25 @@ def training_step_arguments(model, inputs, target=None):
     values = params + frozen + buffers + list(_as_tuple(inputs))
     if target is not None:
         values.append(target)
-    return [t.detach().numpy().copy() for t in values]
+    values = [t.detach().numpy().copy() for t in values]
+    if capture is not None:
+        values += capture.random_arguments(seed)
+    return values
 
 
 def verify_training_step(model, inputs, target=None, loss="cross_entropy",
-                         text=None, pipeline_options=""):
-    """Exports (unless ``text`` is given), runs the step on CPU through
-    ``memsched-to-cpu-pipeline`` and compares with PyTorch. Returns, per
-    result, ``max |ours - torch| / max(1, max |torch|)``."""
+                         pipeline_options="", seed=0):
+    """Exports, runs the step on CPU through ``memsched-to-cpu-pipeline``
+    (random masks drawn with ``seed``) and compares with PyTorch. Returns,
+    per result, ``max |ours - torch| / max(1, max |torch|)``."""
     import numpy
     from .execute import run_with_inputs
-    if text is None:
-        text = export_training_step(model, inputs, target, loss)
-    ours = run_with_inputs(text, training_step_arguments(model, inputs,
-                                                         target),
-                           pipeline_options=pipeline_options)
-    expected = reference_training_step(model, inputs, target, loss)
+    capture = capture_training_step(model, inputs, target, loss)
+    ours = run_with_inputs(lower_graph(capture), training_step_arguments(
+        model, inputs, target, capture, seed),
+        pipeline_options=pipeline_options)
+    expected = reference_training_step(model, inputs, target, loss,
+                                       seed=seed)
     if len(ours) != len(expected):
         raise AssertionError("%d results, PyTorch has %d" % (len(ours),
                                                               len(expected)))

@@ -60,6 +60,44 @@ class LSTMLanguageModel(torch.nn.Module):
         return self.head(output).flatten(0, 1)
 
 
+class UNet(torch.nn.Module):
+    """A UNet for per-pixel classification: two encoder stages with max
+    pooling, a bottleneck, and decoder stages that upsample with a
+    ``ConvTranspose2d`` (the deeper one) and an ``nn.Upsample`` (bilinear)
+    before concatenating the skip connection."""
+
+    def __init__(self, channels=3, classes=4, width=8):
+        super().__init__()
+
+        def block(inputs, outputs):
+            return torch.nn.Sequential(
+                torch.nn.Conv2d(inputs, outputs, 3, padding=1),
+                torch.nn.BatchNorm2d(outputs), torch.nn.ReLU(inplace=True),
+                torch.nn.Conv2d(outputs, outputs, 3, padding=1),
+                torch.nn.BatchNorm2d(outputs), torch.nn.ReLU(inplace=True))
+        self.down1 = block(channels, width)
+        self.down2 = block(width, 2 * width)
+        self.pool = torch.nn.MaxPool2d(2)
+        self.bottom = block(2 * width, 4 * width)
+        self.up2 = torch.nn.ConvTranspose2d(4 * width, 2 * width, 2,
+                                            stride=2)
+        self.dec2 = block(4 * width, 2 * width)
+        self.up1 = torch.nn.Sequential(
+            torch.nn.Upsample(scale_factor=2, mode="bilinear",
+                              align_corners=False),
+            torch.nn.Conv2d(2 * width, width, 1))
+        self.dec1 = block(2 * width, width)
+        self.head = torch.nn.Conv2d(width, classes, 1)
+
+    def forward(self, x):
+        skip1 = self.down1(x)
+        skip2 = self.down2(self.pool(skip1))
+        x = self.bottom(self.pool(skip2))
+        x = self.dec2(torch.cat([self.up2(x), skip2], 1))
+        x = self.dec1(torch.cat([self.up1(x), skip1], 1))
+        return self.head(x)
+
+
 def _images(batch, size, classes, generator):
     return (torch.randn(batch, 3, size, size, generator=generator),
             torch.randint(0, classes, (batch,), generator=generator))

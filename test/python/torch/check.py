@@ -12,9 +12,20 @@ from memsched.torch_models import zoo
 
 
 def check_family(name, passes=None):
-    """Exports the small configuration of zoo model ``name``, runs it on CPU
-    through memsched-to-cpu-pipeline and compares loss and every gradient
-    with PyTorch.
+    """Checks the small configuration of zoo model ``name`` (see
+    ``check_model``)."""
+    (model, inputs, target), = zoo("small", [name]).values()
+    return check_model(name, model, inputs, target, passes=passes)
+
+
+def check_model(name, model, inputs, target, loss="cross_entropy",
+                passes=None, seed=0):
+    """Exports the training step of ``model``, runs it on CPU through
+    memsched-to-cpu-pipeline and compares loss and every gradient with
+    PyTorch. Random ops (dropout, stochastic depth) take the masks that
+    PyTorch's generator seeded with ``seed`` draws: the float32 reference
+    draws them itself after ``torch.manual_seed(seed)`` (the documented
+    convention), the float64 one replays them.
 
     Tolerance: both our fp32 result and PyTorch's own fp32 result are
     compared with PyTorch in float64. Summation orders differ (a loop nest
@@ -27,14 +38,19 @@ def check_family(name, passes=None):
     ``passes``: a pipeline run on the exported module; its results must then
     be bit-identical to the unoptimised module's.
     """
-    (model, inputs, target), = zoo("small", [name]).values()
-    text = mt.export_training_step(model, inputs, target)
-    arguments = mt.training_step_arguments(model, inputs, target)
+    capture = mt.capture_training_step(model, inputs, target, loss)
+    text = mt.lower_graph(capture)
+    arguments = mt.training_step_arguments(model, inputs, target, capture,
+                                           seed)
     ours = run_with_inputs(text, arguments)
-    fp32 = mt.reference_training_step(model, inputs, target)
+    fp32 = mt.reference_training_step(model, inputs, target, loss, seed=seed)
     model64 = copy.deepcopy(model).double()
     inputs64 = inputs.double() if inputs.is_floating_point() else inputs
-    fp64 = mt.reference_training_step(model64, inputs64, target)
+    target64 = target.double() if target is not None and \
+        target.is_floating_point() else target
+    fp64 = mt.reference_training_step(
+        model64, inputs64, target64, loss,
+        random_values=capture.random_arguments(seed))
     assert len(ours) == len(fp64), (len(ours), len(fp64))
     worst = 0.0
     worst_ours = worst_torch = 0.0

@@ -49,9 +49,9 @@ class Sorting(torch.nn.Module):
 # CHECK: UnsupportedError: unsupported operation aten.cumsum.default (at 'Sorting', node cumsum)
 expect_error(Sorting(), torch.randn(2, 4), loss=lambda y: y.sum())
 
-# CHECK: UnsupportedError: transposed convolution (convolution) (at '0', node convolution)
-expect_error(torch.nn.Sequential(torch.nn.ConvTranspose2d(2, 2, 3)),
-             torch.randn(1, 2, 5, 5), loss=lambda y: y.sum())
+# CHECK: UnsupportedError: 1-D convolution (only 2-D NCHW is supported) (at '0', node convolution)
+expect_error(torch.nn.Sequential(torch.nn.Conv1d(2, 2, 3)),
+             torch.randn(1, 2, 5), loss=lambda y: y.sum())
 
 
 class MutatesInput(torch.nn.Module):
@@ -64,33 +64,36 @@ class MutatesInput(torch.nn.Module):
         return self.linear(x)
 
 
-# CHECK: UnsupportedError: in-place aten.mul_.Tensor on a model input or parameter ('MutatesInput')
+# CHECK: UnsupportedError: in-place aten.mul_.Tensor on a model input or parameter ('MutatesInput' writes 'input0')
 expect_error(MutatesInput(), torch.randn(2, 4), loss=lambda y: y.sum())
 
-
-class StaleAlias(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.linear = torch.nn.Linear(4, 4)
-
-    def forward(self, x):
-        y = self.linear(x)
-        view = y.view(4, 2)
-        y.relu_()
-        # Reads y's old value through the view: not expressible out of place.
-        return view.sum() + y.sum()
-
-
-# CHECK: UnsupportedError: in-place aten.relu_.default in 'StaleAlias' changes a tensor that is read again afterwards through another alias
-expect_error(StaleAlias(), torch.randn(2, 4), loss=lambda y: y)
 
 # CHECK: UnsupportedError: unknown loss 'hinge' (known: cross_entropy, mse, or a callable)
 expect_error(torch.nn.Linear(4, 4), torch.randn(2, 4), torch.zeros(2,
              dtype=torch.long), loss="hinge")
 
-# CHECK: UnsupportedError: dropout in '1' (random masks are not supported; export with dropout='off')
+# CHECK: UnsupportedError: random op aten.bernoulli_.float in '1' (export with random masks as inputs instead)
 expect_error(torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5)),
              torch.randn(2, 4), loss=lambda y: y.sum(), dropout="error")
+
+class RandomFromValues(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gate = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        # The probabilities are computed: no mask can be drawn beforehand.
+        return x * torch.bernoulli(torch.sigmoid(self.gate(x)))
+
+
+# CHECK: UnsupportedError: random op aten.bernoulli.default in 'RandomFromValues' reads computed values
+expect_error(RandomFromValues(), torch.randn(2, 4), loss=lambda y: y.sum())
+
+# Nearest upsampling by a fraction has no core lowering.
+# CHECK: UnsupportedError: nearest upsampling from [5, 5] to [7, 7] (only integer factors are supported) (at '1', node upsample_nearest2d)
+expect_error(torch.nn.Sequential(torch.nn.Conv2d(2, 2, 1),
+                                 torch.nn.Upsample(size=7)),
+             torch.randn(1, 2, 5, 5), loss=lambda y: y.sum())
 
 # CHECK: UnsupportedError: input 0 is a list, not a tensor
 expect_error(torch.nn.Linear(4, 4), [[1.0, 2.0]], loss=lambda y: y.sum())

@@ -40,13 +40,18 @@ print(mt.export_training_step(net, x, y))
 # CHECK: func.func @train_step(%arg0: tensor<8x4x3x3xf32>, {{.*}}, %arg7: tensor<2xi64>) -> (tensor<f32>, tensor<8x4x3x3xf32>, tensor<8xf32>, tensor<8x2x3x3xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>)
 # Forward in captured order: padding, convolution, then the grouped one.
 # CHECK: tensor.pad %arg6 low[0, 0, 1, 1] high[0, 0, 1, 1]
-# CHECK: } : tensor<2x4x6x6xf32> to tensor<2x4x8x8xf32> loc("conv:aten.convolution.default")
-# CHECK: linalg.conv_2d_nchw_fchw {{.*}} loc("conv:aten.convolution.default")
-# CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} loc("depthwise:aten.convolution.default")
+# Locations: module path, ATen op, FX node of the captured graph.
+# CHECK: } : tensor<2x4x6x6xf32> to tensor<2x4x8x8xf32> loc("conv:aten.convolution.default:convolution")
+# CHECK: linalg.conv_2d_nchw_fchw {{.*}} loc("conv:aten.convolution.default:convolution")
+# CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} loc("depthwise:aten.convolution.default:convolution_1")
 # The linear layer reads its transposed weight through the matmul's maps.
-# CHECK: linalg.matmul indexing_maps = [{{.*}}] ins(%{{.*}}, %arg4 : tensor<2x8xf32>, tensor<3x8xf32>) {{.*}} loc("fc:aten.mm.default")
-# Then the backward.
-# CHECK: loc("backward:aten.convolution_backward.default")
+# CHECK: linalg.matmul indexing_maps = [{{.*}}] ins(%{{.*}}, %arg4 : tensor<2x8xf32>, tensor<3x8xf32>) {{.*}} loc("fc:aten.mm.default:mm")
+# The loss is located at "loss"; the backward at the module whose forward
+# it differentiates.
+# CHECK: loc("loss:aten.{{.*}}")
+# CHECK: loc("backward:fc:aten.mm.default:mm_1")
+# CHECK: loc("backward:depthwise:aten.convolution_backward.default:convolution_backward")
+# CHECK: loc("backward:conv:aten.convolution_backward.default:convolution_backward_1")
 # CHECK: return
 
 # REPORT: memsched report for @train_step
