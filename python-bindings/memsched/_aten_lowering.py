@@ -1137,6 +1137,30 @@ def _mean(low, x, dims=None, keepdim=False, dtype=None):
                                     out_dtype)))
 
 
+@_handles(aten.linalg_vector_norm)
+def _linalg_vector_norm(low, x, order=2, dims=None, keepdim=False,
+                        dtype=None):
+    """(sum over dims of |x|^p)^(1/p); the maximum of |x| for p = inf."""
+    shape, out_dtype = _out(low)
+    dims = _dims_arg(x, dims)
+    if order == math.inf:
+        return low.reduce(x, dims, keepdim, 0.0, lambda b, acc, v: b.emit(
+            "arith.maximumf %s, %s : %s" % (acc, v, out_dtype)), out_dtype,
+            lambda b, v: b.math("absf", v, out_dtype))
+    if not isinstance(order, (int, float)) or order <= 0:
+        raise UnsupportedError("vector norm of order %s" % order)
+
+    def power(b, v):
+        if order == 2:
+            return b.emit("arith.mulf %s, %s : %s" % (v, v, out_dtype))
+        return _pow_scalar(b, b.math("absf", v, out_dtype), out_dtype,
+                           order)
+    total = low.reduce(x, dims, keepdim, 0.0, _sum_combine(out_dtype),
+                       out_dtype, power)
+    return low.elementwise(shape, out_dtype, [total], lambda b, v:
+                           _pow_scalar(b, v[0], out_dtype, 1.0 / order))
+
+
 @_handles(aten.amax)
 def _amax(low, x, dims=(), keepdim=False):
     _, dtype = _out(low)

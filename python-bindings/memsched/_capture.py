@@ -391,6 +391,29 @@ def _extract_random_ops(graph_module, locations):
     return randoms
 
 
+_META_LIBRARY = []
+
+
+def _register_missing_meta_kernels():
+    """PyTorch 1.13 has no meta kernel for convolution_backward, so fake
+    tensors would run the real kernel on zeros (seconds per convolution at
+    training sizes). Its results have the shapes of its inputs."""
+    if _META_LIBRARY or torch._C._dispatch_has_kernel_for_dispatch_key(
+            "aten::convolution_backward", "Meta"):
+        return
+
+    def convolution_backward(grad, input, weight, bias_sizes, stride,
+                             padding, dilation, transposed, output_padding,
+                             groups, output_mask):
+        return (input.new_empty(input.shape) if output_mask[0] else None,
+                weight.new_empty(weight.shape) if output_mask[1] else None,
+                grad.new_empty(bias_sizes) if output_mask[2] else None)
+
+    library = torch.library.Library("aten", "IMPL", "Meta")
+    library.impl("convolution_backward", convolution_backward)
+    _META_LIBRARY.append(library)
+
+
 class _Origins(torch.fx.Interpreter):
     """Runs the first graph while recording which of its nodes is being
     run, so that the nodes the second trace creates inherit its origin."""
@@ -416,6 +439,7 @@ def capture(function, args, roots, arg_names, random="inputs"):
     ``random``: ``"inputs"`` turns random ops into inputs (appended after
     ``args``'s tensors); ``"error"`` refuses them."""
     from functorch import functionalize
+    _register_missing_meta_kernels()
     first_locations = {}
     try:
         with _module_locations(roots, first_locations), \

@@ -4,6 +4,7 @@ lit.local.cfg's excludes)."""
 import copy
 
 import numpy as np
+import torch
 
 import memsched
 import memsched.torch as mt
@@ -76,3 +77,156 @@ def check_model(name, model, inputs, target, loss="cross_entropy",
                 "%s" % (name, index, passes)
         print("%s: bit-identical after %s" % (name, passes))
     return text
+
+
+def _images(batch, size, classes, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    return (torch.randn(batch, 3, size, size, generator=generator),
+            torch.randint(0, classes, (batch,), generator=generator))
+
+
+def _pixels(batch, size, classes, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    return (torch.randn(batch, 3, size, size, generator=generator),
+            torch.randint(0, classes, (batch, size, size),
+                          generator=generator))
+
+
+def _sequence(batch_first, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    shape = (2, 5, 16) if batch_first else (5, 2, 16)
+    return (torch.randn(*shape, generator=generator),
+            torch.randn(*shape, generator=generator))
+
+
+def logits_loss(output, target):
+    """Cross entropy on a classifier's logits, a segmentation model's
+    "out" or a torchvision named tuple's ``logits``."""
+    if isinstance(output, dict):
+        output = output["out"]
+    output = getattr(output, "logits", output)
+    return torch.nn.functional.cross_entropy(output, target)
+
+
+class Recurrent(torch.nn.Module):
+    """A two-layer GRU or LSTM with dropout between the layers."""
+
+    def __init__(self, cell, batch_first):
+        super().__init__()
+        self.rnn = cell(16, 16, num_layers=2, batch_first=batch_first,
+                        dropout=0.1)
+
+    def forward(self, x):
+        return self.rnn(x)[0]
+
+
+class Seq2Seq(torch.nn.Module):
+    """``nn.Transformer`` (encoder and decoder) with dropout on."""
+
+    def __init__(self):
+        super().__init__()
+        self.transformer = torch.nn.Transformer(
+            16, 2, 1, 1, 32, dropout=0.1, batch_first=True)
+
+    def forward(self, x):
+        return self.transformer(x, x)
+
+
+def families():
+    """``{name: builder}``; ``builder()`` gives ``(model, inputs, target,
+    loss)``: one small model per family of the issue's list, named
+    torchvision constructors where their capture is quick and the family's
+    own classes at fewer stages or layers otherwise."""
+    import torchvision
+    from torchvision.models import (convnext, densenet, efficientnet, regnet,
+                                    resnet, segmentation, shufflenetv2,
+                                    swin_transformer, vgg)
+    from memsched.torch_models import UNet
+    models = torchvision.models
+
+    def small_efficientnet(arch, stages):
+        setting, last = efficientnet._efficientnet_conf(
+            arch, width_mult=0.25, depth_mult=0.5)
+        return efficientnet.EfficientNet(setting[:stages], 0.2, 0.2, 10,
+                                         last_channel=last)
+
+    def small_vgg():
+        model = vgg.VGG(vgg.make_layers([8, "M", 16, "M", 32, "M"],
+                                        batch_norm=True), num_classes=10)
+        model.classifier = torch.nn.Sequential(
+            torch.nn.Linear(32 * 7 * 7, 32), torch.nn.ReLU(True),
+            torch.nn.Dropout(), torch.nn.Linear(32, 32), torch.nn.ReLU(True),
+            torch.nn.Dropout(), torch.nn.Linear(32, 10))
+        return model
+
+    def swin(block, merge):
+        return swin_transformer.SwinTransformer(
+            [4, 4], 16, [1, 1], [1, 2], [2, 2], stochastic_depth_prob=0.2,
+            num_classes=10, block=block, downsample_layer=merge)
+
+    def classifier(build, size=32):
+        return lambda: (build(),) + _images(2, size, 10) + (logits_loss,)
+
+    def segmenter(build):
+        return lambda: (build(),) + _pixels(2, 32, 4) + (logits_loss,)
+
+    def sequence(build, batch_first=True):
+        return lambda: (build(),) + _sequence(batch_first) + ("mse",)
+
+    return {
+        "resnet18": classifier(lambda: models.resnet18(num_classes=10)),
+        "resnext": classifier(lambda: resnet.ResNet(
+            resnet.Bottleneck, [1, 1, 1, 1], groups=8, width_per_group=4,
+            num_classes=10)),
+        "vgg11_bn": classifier(small_vgg),
+        "alexnet": classifier(lambda: models.alexnet(num_classes=10), 64),
+        "densenet": classifier(lambda: densenet.DenseNet(
+            8, (2, 2), 16, num_classes=10)),
+        "googlenet": classifier(lambda: models.googlenet(
+            num_classes=10, aux_logits=False, init_weights=False)),
+        "inception_v3": classifier(lambda: models.inception_v3(
+            num_classes=10, aux_logits=False, init_weights=False), 75),
+        "mobilenet_v3_small": classifier(
+            lambda: models.mobilenet_v3_small(num_classes=10)),
+        "mnasnet0_5": classifier(lambda: models.mnasnet0_5(num_classes=10)),
+        "shufflenet": classifier(lambda: shufflenetv2.ShuffleNetV2(
+            [1, 1, 1], [8, 16, 32, 64, 64], num_classes=10)),
+        "squeezenet1_1": classifier(
+            lambda: models.squeezenet1_1(num_classes=10), 64),
+        "efficientnet": classifier(
+            lambda: small_efficientnet("efficientnet_b0", 5)),
+        "efficientnet_v2": classifier(
+            lambda: small_efficientnet("efficientnet_v2_s", 4)),
+        "regnet": classifier(lambda: regnet.RegNet(
+            regnet.BlockParams.from_init_params(4, 8, 8, 2, 8, se_ratio=0.25),
+            num_classes=10)),
+        "convnext": classifier(lambda: convnext.ConvNeXt(
+            [convnext.CNBlockConfig(8, 16, 1),
+             convnext.CNBlockConfig(16, None, 1)],
+            stochastic_depth_prob=0.2, num_classes=10)),
+        "vit": classifier(lambda: models.VisionTransformer(
+            32, 8, 2, 2, 32, 64, dropout=0.1, attention_dropout=0.1,
+            num_classes=10)),
+        "swin": classifier(lambda: swin(
+            swin_transformer.SwinTransformerBlock,
+            swin_transformer.PatchMerging)),
+        "swin_v2": classifier(lambda: swin(
+            swin_transformer.SwinTransformerBlockV2,
+            swin_transformer.PatchMergingV2)),
+        "lraspp": segmenter(lambda: segmentation.lraspp_mobilenet_v3_large(
+            weights=None, weights_backbone=None, num_classes=4)),
+        "deeplabv3": segmenter(
+            lambda: segmentation.deeplabv3_mobilenet_v3_large(
+                weights=None, weights_backbone=None, num_classes=4)),
+        "unet": lambda: (UNet(),) + _pixels(2, 16, 4) + ("cross_entropy",),
+        "transformer": sequence(Seq2Seq),
+        "transformer_encoder": sequence(lambda: torch.nn.TransformerEncoder(
+            torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1), 2),
+            batch_first=False),
+        "gru_batch_first": sequence(lambda: Recurrent(torch.nn.GRU, True)),
+        "gru": sequence(lambda: Recurrent(torch.nn.GRU, False), False),
+        "lstm_batch_first": sequence(
+            lambda: Recurrent(torch.nn.LSTM, True)),
+        "lstm": sequence(lambda: Recurrent(torch.nn.LSTM, False), False),
+        "gpt": lambda: zoo("small", ["gpt"])["gpt"] + ("cross_entropy",),
+    }
