@@ -1,10 +1,11 @@
-"""Lowers an ATen FX graph (from ``make_fx``) to linalg on tensors.
+"""Lowers a functional FX graph of core ATen ops (``_capture``) to linalg
+on tensors.
 
 Every FX node becomes upstream MLIR in graph order, so the emitted function
-keeps the captured (eager) op order. Tensors are values: views (reshape,
-slice, transpose, expand) produce new SSA values, and in-place ATen ops are
-lowered out of place (``memsched.torch`` checks beforehand that no alias of
-a mutated tensor is read afterwards).
+keeps the captured (eager) op order. The graph is functionalized and
+decomposed by PyTorch beforehand, so only the core that torch._decomp does
+not decompose has a handler here. Tensors are values: views (reshape,
+slice, transpose, expand) produce new SSA values.
 
 Transposes and broadcasts stay lazy: an elementwise op, reduction or matmul
 that reads one folds the index map into its own indexing map, so such views

@@ -38,8 +38,9 @@ _KEPT = {aten.slice.Tensor, aten._to_copy.default}
 
 def decompositions():
     """The decomposition table: every ATen-to-ATen decomposition of
-    ``torch._decomp`` except views. Decompositions into prims
-    (``torch._refs``) are left out: they would need a second core."""
+    ``torch._decomp`` but those of ``_KEPT``, and the per-pixel loss as
+    the loss over pixels. Decompositions into prims (``torch._refs``) are
+    left out: they would need a second core."""
     from torch._decomp import decomposition_table
     table = {op: fn for op, fn in decomposition_table.items()
              if fn.__module__.startswith("torch._decomp") and
@@ -432,9 +433,10 @@ class _Origins(torch.fx.Interpreter):
 
 def capture(function, args, roots, arg_names, random="inputs"):
     """Captures ``function(*args)``; ``roots``: ``(prefix, module)``
-    pairs whose submodules name the nodes their forward creates. Returns ``(graph_module, origins,
-    random_inputs)``: ``origins[node]`` is ``(module path, ATen op, FX
-    node name)`` of the first trace's op that produced ``node``.
+    pairs whose submodules name the nodes their forward creates. Returns
+    ``(graph_module, origins, random_inputs)``: ``origins[node]`` is
+    ``(module path, ATen op, FX node name)`` of the first trace's op that
+    produced ``node``.
 
     ``random``: ``"inputs"`` turns random ops into inputs (appended after
     ``args``'s tensors); ``"error"`` refuses them."""
