@@ -196,7 +196,7 @@ def families():
         "squeezenet1_1": classifier(
             lambda: models.squeezenet1_1(num_classes=10), 64),
         "efficientnet": classifier(
-            lambda: small_efficientnet("efficientnet_b0", 5)),
+            lambda: small_efficientnet("efficientnet_b0", 4)),
         "efficientnet_v2": classifier(
             lambda: small_efficientnet("efficientnet_v2_s", 4)),
         "regnet": classifier(lambda: regnet.RegNet(
