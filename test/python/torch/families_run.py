@@ -35,7 +35,26 @@ class Pooling(torch.nn.Module):
         return self.head(x.flatten(1))
 
 
+class WriteThroughAlias(torch.nn.Module):
+    """In-place ops on a tensor with live views: PyTorch's views see the
+    writes, and so does the functionalized graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.linear(x)
+        view = y.view(4, 2)
+        y.add_(1.0)
+        view[1:3].mul_(3)
+        return view.sum(0) + y.sum(1)[:2]
+
+
 torch.manual_seed(0)
+# CHECK: write_through_alias: 3 results match PyTorch
+check_model("write_through_alias", WriteThroughAlias(), torch.randn(2, 4),
+            torch.randn(2), "mse")
 # CHECK: pooling: 5 results match PyTorch
 check_model("pooling", Pooling(), *_images(2, 13, 10))
 
