@@ -12,10 +12,15 @@
 //  (c) with --csv FILE..., the same for each CSV instance (MiniMalloc's
 //      `id,lower,upper,size` format).
 //
-// Flags: --quick (fewer sizes and seeds, shorter time limit), --seed N (the
-// first seed; each family uses consecutive seeds from it), --alignment N
-// (alignment of the CSV runs, 1 by default as in MiniMalloc; the synthetic
-// families use 64 and 256), --csv FILE... (plan CSV instances instead).
+// `auto` and `exact` run with planOffsets()'s default work limits, so the
+// arenas are the same on every machine; --time-limit S adds a wall-clock
+// limit and --exact-max-nodes N (0: none) replaces the node limit.
+//
+// Flags: --quick (fewer sizes and seeds), --seed N (the first seed; each
+// family uses consecutive seeds from it), --alignment N (alignment of the
+// CSV runs, 1 by default as in MiniMalloc; the synthetic families use 64 and
+// 256), --csv FILE... (plan CSV instances instead), --time-limit S,
+// --exact-max-nodes N.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,7 +53,20 @@ struct Settings {
   uint64_t seed = 1;
   int64_t csvAlignment = 1;
   std::vector<std::string> csvFiles;
+  /// Wall-clock limit of auto and exact (0: none, the default).
+  double timeLimit = 0.0;
+  /// Node limit of the exact search (negative: the default).
+  int64_t exactMaxNodes = -1;
 };
+
+/// Options of auto and exact under \p settings' limits.
+OffsetPlanOptions limitedOptions(const Settings &settings) {
+  OffsetPlanOptions options;
+  options.timeLimitSeconds = settings.timeLimit;
+  if (settings.exactMaxNodes >= 0)
+    options.exactMaxNodes = settings.exactMaxNodes;
+  return options;
+}
 
 //===----------------------------------------------------------------------===//
 // Synthetic families.
@@ -233,12 +251,11 @@ double ratio(int64_t arena, int64_t maxLive) {
 /// benchmark: a ratio must never flatter an invalid plan.
 std::optional<OffsetPlan> runColumn(const std::vector<AllocationRequest> &reqs,
                                     Column column, int64_t alignment,
-                                    double timeLimit,
+                                    const Settings &settings,
                                     int64_t exactMaxBuffers = 64) {
-  OffsetPlanOptions options;
+  OffsetPlanOptions options = limitedOptions(settings);
   options.algorithm = kColumnAlgorithms[column];
   options.alignment = alignment;
-  options.timeLimitSeconds = timeLimit;
   options.exactMaxBuffers = exactMaxBuffers;
   std::string error;
   std::optional<OffsetPlan> plan = planOffsets(reqs, options, &error);
@@ -260,7 +277,6 @@ std::optional<OffsetPlan> runColumn(const std::vector<AllocationRequest> &reqs,
 
 void printQualityTable(const Settings &settings) {
   int seeds = settings.quick ? 2 : 5;
-  double timeLimit = settings.quick ? 0.2 : 1.0;
   std::vector<int> sizes = settings.quick ? std::vector<int>{100, 1000}
                                           : std::vector<int>{100, 1000, 10000};
   std::vector<int64_t> alignments = {64, 256};
@@ -269,15 +285,19 @@ void printQualityTable(const Settings &settings) {
   std::printf(
       "arena / max-live over %d seeds (from %llu) and alignments 64 and "
       "256, as `geomean / worst / share of instances <= 1.01`. `auto` and "
-      "`exact` get %.1f s each; `exact` runs at 100 buffers only (`n/a`: "
-      "instances where it ran out of time). `LB`: the aligned lower bound "
-      "over max-live; `opt`: instances auto proved optimal.\n\n",
-      seeds, static_cast<unsigned long long>(settings.seed), timeLimit);
+      "`exact` run with the default work limits%s; `exact` runs at 100 "
+      "buffers only (`n/a`: instances where it reached its limits). `LB`: "
+      "the aligned lower bound over max-live; `opt`: instances auto proved "
+      "optimal; `nodes`: the most exact-search nodes auto visited.\n\n",
+      seeds, static_cast<unsigned long long>(settings.seed),
+      settings.timeLimit > 0 || settings.exactMaxNodes >= 0
+          ? " (overridden on the command line)"
+          : "");
   std::printf("| family | buffers |");
   for (int c = 0; c < NumColumns; ++c)
     std::printf(" %s |", getOffsetAlgorithmName(kColumnAlgorithms[c]));
-  std::printf(" LB | opt | auto ms (median) |\n|---|---|");
-  for (int c = 0; c < NumColumns + 3; ++c)
+  std::printf(" LB | opt | auto ms (median) | nodes |\n|---|---|");
+  for (int c = 0; c < NumColumns + 4; ++c)
     std::printf("---|");
   std::printf("\n");
 
@@ -290,6 +310,7 @@ void printQualityTable(const Settings &settings) {
       Stats bound;
       int instances = 0, optimal = 0;
       std::vector<double> autoMs;
+      int64_t nodes = 0;
       for (int s = 0; s < seeds; ++s) {
         std::vector<AllocationRequest> reqs =
             family.make(n, settings.seed + static_cast<uint64_t>(s));
@@ -300,7 +321,7 @@ void printQualityTable(const Settings &settings) {
             if (c == ColExact && n > 100)
               continue;
             std::optional<OffsetPlan> plan =
-                runColumn(reqs, static_cast<Column>(c), alignment, timeLimit);
+                runColumn(reqs, static_cast<Column>(c), alignment, settings);
             if (!plan) {
               stats[c].add(std::nullopt);
               continue;
@@ -309,6 +330,7 @@ void printQualityTable(const Settings &settings) {
             if (c == ColAuto) {
               autoMs.push_back(plan->seconds * 1e3);
               optimal += plan->isOptimal;
+              nodes = std::max(nodes, plan->exactNodes);
             }
           }
           bound.add(ratio(alignedLowerBound(reqs, alignment), maxLive));
@@ -320,8 +342,9 @@ void printQualityTable(const Settings &settings) {
         std::printf(" %s |", stats[c].str().c_str());
         total[c].merge(stats[c]);
       }
-      std::printf(" %s | %d/%d | %.1f |\n", bound.str().c_str(), optimal,
-                  instances, autoMs.empty() ? 0.0 : autoMs[autoMs.size() / 2]);
+      std::printf(" %s | %d/%d | %.1f | %lld |\n", bound.str().c_str(), optimal,
+                  instances, autoMs.empty() ? 0.0 : autoMs[autoMs.size() / 2],
+                  static_cast<long long>(nodes));
       totalBound.merge(bound);
       totalInstances += instances;
       totalOptimal += optimal;
@@ -330,7 +353,7 @@ void printQualityTable(const Settings &settings) {
   std::printf("| **all** | |");
   for (int c = 0; c < NumColumns; ++c)
     std::printf(" %s |", total[c].str().c_str());
-  std::printf(" %s | %d/%d | |\n\n", totalBound.str().c_str(), totalOptimal,
+  std::printf(" %s | %d/%d | | |\n\n", totalBound.str().c_str(), totalOptimal,
               totalInstances);
 }
 
@@ -340,20 +363,22 @@ void printSpeedTable(const Settings &settings) {
   struct Row {
     const char *name;
     OffsetAlgorithm algorithm;
+    /// Wall-clock limit on top of the work limits (0: none).
     double timeLimit;
   };
   const Row rows[] = {
-      {"auto (1 s budget)", OffsetAlgorithm::Auto, 1.0},
-      {"auto (50 ms budget)", OffsetAlgorithm::Auto, 0.05},
-      {"greedy-by-size", OffsetAlgorithm::GreedyBySize, 1.0},
-      {"xla-best", OffsetAlgorithm::XlaBest, 1.0},
+      {"auto", OffsetAlgorithm::Auto, settings.timeLimit},
+      {"auto (50 ms wall clock)", OffsetAlgorithm::Auto, 0.05},
+      {"greedy-by-size", OffsetAlgorithm::GreedyBySize, 0.0},
+      {"xla-best", OffsetAlgorithm::XlaBest, 0.0},
   };
   std::printf("## Planner speed\n\n");
   std::printf("Milliseconds planOffsets() takes (median of 3; alignment "
               "256), and arena / max-live. Auto runs the three named greedy "
-              "heuristics, then, while its budget lasts and the plan is "
-              "above the lower bound, three more orders, the squeaky wheel "
-              "and the exact search.\n\n");
+              "heuristics, then, while the plan is above the lower bound, "
+              "three more orders, the squeaky wheel and the exact search, "
+              "within their work limits (and the wall-clock limit if "
+              "given).\n\n");
   std::printf("| family | buffers |");
   for (const Row &row : rows)
     std::printf(" %s |", row.name);
@@ -367,7 +392,7 @@ void printSpeedTable(const Settings &settings) {
       int64_t maxLive = computeMaxLiveBytes(reqs);
       std::printf("| %s | %d |", family.name.c_str(), n);
       for (const Row &row : rows) {
-        OffsetPlanOptions options;
+        OffsetPlanOptions options = limitedOptions(settings);
         options.algorithm = row.algorithm;
         options.alignment = 256;
         options.timeLimitSeconds = row.timeLimit;
@@ -396,11 +421,13 @@ void printSpeedTable(const Settings &settings) {
 
 int runCsv(const Settings &settings) {
   std::printf("## CSV instances\n\n");
-  double timeLimit = settings.quick ? 1.0 : 10.0;
-  std::printf("arena / max-live with alignment %lld. `auto` gets %.0f s "
-              "and runs the exact search whatever the number of buffers live "
-              "together; `opt`: proven optimal.\n\n",
-              static_cast<long long>(settings.csvAlignment), timeLimit);
+  std::printf("arena / max-live with alignment %lld. `auto` runs with the "
+              "default work limits%s and runs the exact search whatever the "
+              "number of buffers live together; `opt`: proven optimal.\n\n",
+              static_cast<long long>(settings.csvAlignment),
+              settings.timeLimit > 0 || settings.exactMaxNodes >= 0
+                  ? " (overridden on the command line)"
+                  : "");
   std::printf("| file | buffers | max-live |");
   for (int c = 0; c < ColExact; ++c)
     std::printf(" %s |", getOffsetAlgorithmName(kColumnAlgorithms[c]));
@@ -429,7 +456,7 @@ int runCsv(const Settings &settings) {
     for (int c = 0; c < ColExact; ++c) {
       std::optional<OffsetPlan> plan =
           runColumn(*reqs, static_cast<Column>(c), settings.csvAlignment,
-                    timeLimit, std::numeric_limits<int64_t>::max());
+                    settings, std::numeric_limits<int64_t>::max());
       std::printf(" %.4f |", ratio(plan->arenaBytes, maxLive));
       if (c == ColAuto)
         autoPlan = plan;
@@ -466,6 +493,17 @@ int main(int argc, char **argv) {
                (value & (value - 1)) == 0) {
       settings.csvAlignment = static_cast<int64_t>(value);
       ++i;
+    } else if (arg == "--time-limit" && i + 1 < argc) {
+      char *end = nullptr;
+      settings.timeLimit = std::strtod(argv[++i], &end);
+      if (!end || *end != '\0' || settings.timeLimit < 0) {
+        std::fprintf(stderr, "error: --time-limit needs seconds >= 0\n");
+        return 2;
+      }
+    } else if (arg == "--exact-max-nodes" && i + 1 < argc &&
+               parseUnsigned(argv[i + 1], value)) {
+      settings.exactMaxNodes = static_cast<int64_t>(value);
+      ++i;
     } else if (arg == "--csv") {
       for (++i; i < argc && std::strncmp(argv[i], "--", 2) != 0; ++i)
         settings.csvFiles.push_back(argv[i]);
@@ -477,7 +515,7 @@ int main(int argc, char **argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--quick] [--seed N] [--alignment N] "
-                   "[--csv FILE...]\n",
+                   "[--time-limit S] [--exact-max-nodes N] [--csv FILE...]\n",
                    argv[0]);
       return 2;
     }

@@ -14,6 +14,7 @@
 #include <numeric>
 
 using namespace mlir::memsched::scheduling;
+using namespace mlir::memsched::scheduling::detail;
 using namespace mlir::memsched::scheduling::detail::offsets;
 
 namespace {
@@ -122,16 +123,20 @@ private:
 /// Preorders are tried round-robin under a doubling node limit.
 class CanonicalSearch {
 public:
-  enum class Status { Found, NotFound, Aborted, TimedOut };
+  /// Aborted: one preorder's node limit was reached (the next gets more);
+  /// LimitReached: the node budget of the call or the deadline was.
+  enum class Status { Found, NotFound, Aborted, LimitReached };
 
   CanonicalSearch(const Instance &instance, const std::vector<int32_t> &items);
 
   /// Finds a plan of arena at most \p capacity, proves there is none, or
-  /// runs out of time. On Found, `solution` holds the offsets of the items
-  /// (in the caller's order).
-  Status decide(int64_t capacity, Clock::time_point deadline, bool hasDeadline);
+  /// stops after \p maxNodes search nodes (non-positive: no limit) or at
+  /// the deadline. On Found, `solution` holds the offsets of the items (in
+  /// the caller's order).
+  Status decide(int64_t capacity, int64_t maxNodes, const Deadline &deadline);
 
   std::vector<int64_t> solution;
+  /// Search nodes visited, over all calls.
   int64_t nodes = 0;
 
 private:
@@ -174,8 +179,7 @@ private:
   std::vector<int32_t> cuts;
   std::vector<std::pair<int32_t, int64_t>> trail;
   int64_t nodesLeft = 0;
-  Clock::time_point deadline;
-  bool hasDeadline = false;
+  Deadline deadline;
 };
 
 CanonicalSearch::CanonicalSearch(const Instance &instance,
@@ -313,8 +317,8 @@ CanonicalSearch::Status
 CanonicalSearch::search(const Part &part, int64_t offset, int32_t minRank) {
   if (--nodesLeft < 0)
     return Status::Aborted;
-  if ((++nodes & 255) == 0 && hasDeadline && Clock::now() >= deadline)
-    return Status::TimedOut;
+  if ((++nodes & 255) == 0 && deadline.expired())
+    return Status::LimitReached;
   // Unplaced buffers by (minimum offset, rank). The keys do not change
   // while this node iterates: every child restores the state.
   std::vector<int32_t> ordering;
@@ -398,11 +402,11 @@ CanonicalSearch::Status CanonicalSearch::decompose(const Part &part, int32_t u,
   return status;
 }
 
-CanonicalSearch::Status
-CanonicalSearch::decide(int64_t limit, Clock::time_point until, bool limited) {
+CanonicalSearch::Status CanonicalSearch::decide(int64_t limit, int64_t maxNodes,
+                                                const Deadline &until) {
   capacity = limit;
   deadline = until;
-  hasDeadline = limited;
+  int64_t firstNode = nodes;
   int32_t m = numItems;
   Part root;
   root.items.resize(m);
@@ -429,6 +433,12 @@ CanonicalSearch::decide(int64_t limit, Clock::time_point until, bool limited) {
           cuts[s] += sectionHi[u] > s + 1;
       trail.clear();
       nodesLeft = limitNodes;
+      if (maxNodes > 0) {
+        int64_t budget = maxNodes - (nodes - firstNode);
+        if (budget <= 0)
+          return Status::LimitReached;
+        nodesLeft = std::min(nodesLeft, budget);
+      }
       // The root bound: the fullest section.
       Status status = tree->max(0, numSections) > capacity
                           ? Status::NotFound
@@ -443,25 +453,33 @@ CanonicalSearch::decide(int64_t limit, Clock::time_point until, bool limited) {
 
 /// Minimises the arena of one partition by bisection over capacities in
 /// [lowerBound, upperBound - 1], each settled by a decision search with
-/// half the time left (the first probe, at the lower bound, often succeeds
-/// on its own). Returns whether the result is proven optimal; `offsets`
-/// receives the best plan found, if any beats upperBound.
+/// half the nodes (and time) left, the last with all of them (the first
+/// probe, at the lower bound, often succeeds on its own). \p nodesLeft is
+/// the node budget (non-positive: none), reduced by the nodes spent.
+/// Returns whether the result is proven optimal; `offsets` receives the
+/// best plan found, if any beats upperBound.
 static bool minimiseArena(CanonicalSearch &search, int64_t lowerBound,
-                          int64_t upperBound, Clock::time_point deadline,
-                          bool hasDeadline, std::vector<int64_t> &offsets,
+                          int64_t upperBound, int64_t &nodesLeft,
+                          const Deadline &deadline,
+                          std::vector<int64_t> &offsets,
                           const std::vector<int64_t> &sizes) {
+  bool limited = nodesLeft > 0;
   int64_t lo = lowerBound, hi = upperBound - 1;
   bool proven = true, first = true;
   while (lo <= hi) {
-    Clock::time_point now = Clock::now();
-    if (hasDeadline && now >= deadline)
+    if (deadline.expired() || (limited && nodesLeft <= 0))
       return false;
     int64_t capacity = first ? lo : lo + (hi - lo) / 2;
     first = false;
-    Clock::time_point until =
-        !hasDeadline || lo == hi ? deadline : now + (deadline - now) / 2;
-    CanonicalSearch::Status status =
-        search.decide(capacity, until, hasDeadline);
+    bool last = lo == hi;
+    int64_t probeNodes = !limited ? 0
+                         : last   ? nodesLeft
+                                  : std::max<int64_t>(1, nodesLeft / 2);
+    int64_t before = search.nodes;
+    CanonicalSearch::Status status = search.decide(
+        capacity, probeNodes, last ? deadline : deadline.halfway());
+    if (limited)
+      nodesLeft -= search.nodes - before;
     if (status == CanonicalSearch::Status::Found) {
       offsets = search.solution;
       int64_t arena = 0;
@@ -470,7 +488,7 @@ static bool minimiseArena(CanonicalSearch &search, int64_t lowerBound,
       hi = arena - 1;
       continue;
     }
-    // A probe out of time proves nothing: look higher, unproven.
+    // A probe out of nodes or time proves nothing: look higher, unproven.
     if (status != CanonicalSearch::Status::NotFound)
       proven = false;
     lo = capacity + 1;
@@ -480,10 +498,11 @@ static bool minimiseArena(CanonicalSearch &search, int64_t lowerBound,
 
 ExactOutcome detail::offsets::searchExact(const Instance &instance,
                                           const std::vector<int64_t> &start,
-                                          int64_t lowerBound,
-                                          Clock::time_point deadline,
-                                          bool hasDeadline) {
+                                          int64_t lowerBound, int64_t maxNodes,
+                                          const Deadline &deadline) {
   ExactOutcome outcome;
+  bool limited = maxNodes > 0;
+  int64_t nodesLeft = maxNodes;
   outcome.offsets = start;
   std::vector<std::vector<int32_t>> partitions = splitIntoPartitions(instance);
   auto arenaOf = [&](const std::vector<int32_t> &items) {
@@ -509,7 +528,7 @@ ExactOutcome detail::offsets::searchExact(const Instance &instance,
       continue;
     }
     if (static_cast<int64_t>(items.size()) > kMaxExactPartitionBuffers ||
-        (hasDeadline && Clock::now() >= deadline)) {
+        (limited && nodesLeft <= 0) || deadline.expired()) {
       outcome.tooLarge |=
           static_cast<int64_t>(items.size()) > kMaxExactPartitionBuffers;
       outcome.finished = false;
@@ -520,9 +539,14 @@ ExactOutcome detail::offsets::searchExact(const Instance &instance,
     std::vector<int64_t> offsets, sizes;
     for (int32_t i : items)
       sizes.push_back(instance.size[i]);
-    if (!minimiseArena(search, stopAt, heuristicArena, deadline, hasDeadline,
+    // Unlimited searches pass a non-positive budget through unchanged.
+    int64_t budget = limited ? nodesLeft : 0;
+    if (!minimiseArena(search, stopAt, heuristicArena, budget, deadline,
                        offsets, sizes))
       outcome.finished = false;
+    outcome.nodes += search.nodes;
+    if (limited)
+      nodesLeft = budget;
     int64_t arena = heuristicArena;
     if (!offsets.empty()) {
       outcome.improved = true;
@@ -533,5 +557,6 @@ ExactOutcome detail::offsets::searchExact(const Instance &instance,
     target = std::max(target, arena);
   }
   outcome.arena = instance.arena(outcome.offsets);
+  outcome.timedOut = !outcome.finished && deadline.expired();
   return outcome;
 }

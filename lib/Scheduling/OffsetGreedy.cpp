@@ -209,12 +209,16 @@ std::vector<int32_t> detail::offsets::orderByStart(const Instance &instance) {
 // SqueakyWheel
 //===----------------------------------------------------------------------===//
 
-int64_t SqueakyWheel::run(int64_t target, int rounds,
-                          Clock::time_point deadline, bool hasDeadline) {
+int64_t SqueakyWheel::run(int64_t target, int rounds, int64_t maxPlacements,
+                          const Deadline &deadline) {
+  int64_t n = instance.numItems();
   for (int round = 0; round < rounds; ++round) {
     for (Chain &chain : chains) {
-      if (bestArena <= target || (hasDeadline && Clock::now() >= deadline))
+      if (bestArena <= target ||
+          (maxPlacements > 0 && placements + n > maxPlacements) ||
+          deadline.expired())
         return bestArena;
+      placements += n;
       std::vector<int64_t> offsets =
           placeGreedily(instance, index, chain.order, chain.fit);
       int64_t arena = instance.arena(offsets);

@@ -17,10 +17,10 @@
 #ifndef MEMSCHED_LIB_SCHEDULING_OFFSETINSTANCE_H
 #define MEMSCHED_LIB_SCHEDULING_OFFSETINSTANCE_H
 
+#include "Deadline.h"
 #include "memsched/Scheduling/OffsetPlanner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -32,7 +32,6 @@ namespace scheduling {
 namespace detail {
 namespace offsets {
 
-using Clock = std::chrono::steady_clock;
 constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max();
 constexpr int64_t kNoEnd = std::numeric_limits<int64_t>::min();
 
@@ -196,14 +195,18 @@ public:
   }
 
   /// Runs the chains round-robin, \p rounds iterations each at most, until
-  /// one reaches \p target or the deadline passes. Returns the arena of
-  /// the best plan found (kInfinity if none ran) and keeps the plan.
-  int64_t run(int64_t target, int rounds, Clock::time_point deadline,
-              bool hasDeadline);
+  /// one reaches \p target, the next placement would take the buffers
+  /// placed past \p maxPlacements (non-positive: no limit), or the
+  /// deadline passes. Returns the arena of the best plan found (kInfinity if
+  /// none ran) and keeps the plan.
+  int64_t run(int64_t target, int rounds, int64_t maxPlacements,
+              const Deadline &deadline);
 
   /// The best plan found and its arena.
   std::vector<int64_t> best;
   int64_t bestArena = kInfinity;
+  /// Buffers placed so far, over all placements.
+  int64_t placements = 0;
 
 private:
   struct Chain {
@@ -239,15 +242,20 @@ struct ExactOutcome {
   bool improved = false;
   /// Some partition has more than kMaxExactPartitionBuffers buffers.
   bool tooLarge = false;
+  /// The search stopped on the deadline (rather than on its node limit).
+  bool timedOut = false;
+  /// Search nodes visited.
+  int64_t nodes = 0;
 };
 
 /// Improves \p start (a plan of every item) partition by partition until
-/// each is optimal or the deadline passes. A partition stops as soon as it
-/// is no larger than the largest arena found elsewhere or \p lowerBound,
-/// since the arena is the largest over partitions anyway.
+/// each is optimal, \p maxNodes search nodes are spent (non-positive: no
+/// limit), or the deadline passes. A partition stops as soon as it is no
+/// larger than the largest arena found elsewhere or \p lowerBound, since
+/// the arena is the largest over partitions anyway.
 ExactOutcome searchExact(const Instance &instance,
                          const std::vector<int64_t> &start, int64_t lowerBound,
-                         Clock::time_point deadline, bool hasDeadline);
+                         int64_t maxNodes, const Deadline &deadline);
 
 } // namespace offsets
 } // namespace detail

@@ -21,6 +21,7 @@
 #include <set>
 
 using namespace mlir::memsched::scheduling;
+using namespace mlir::memsched::scheduling::detail;
 using namespace mlir::memsched::scheduling::detail::offsets;
 
 namespace {
@@ -52,8 +53,8 @@ static void setError(std::string *error, const std::string &message) {
     *error = message;
 }
 
-static double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+static double secondsSince(Deadline::Clock::time_point start) {
+  return std::chrono::duration<double>(Deadline::Clock::now() - start).count();
 }
 
 /// "request 3 (id 7)", for messages.
@@ -189,14 +190,13 @@ int64_t mlir::memsched::scheduling::computeMaxLiveBytes(
 std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
     const std::vector<AllocationRequest> &requests,
     const OffsetPlanOptions &options, std::string *error) {
-  auto begin = Clock::now();
+  auto begin = Deadline::Clock::now();
+  // The work limits decide the plan; these only cut it short when the
+  // caller asks for a wall-clock limit.
+  Deadline deadline(options.timeLimitSeconds);
+  Deadline improveDeadline(options.timeLimitSeconds / 2);
   if (!validate(requests, options.alignment, error))
     return std::nullopt;
-  bool hasDeadline = options.timeLimitSeconds > 0;
-  Clock::time_point deadline =
-      begin +
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-          hasDeadline ? options.timeLimitSeconds : 0.0));
 
   Instance instance(requests, options.alignment);
   LiveStats stats = computeLiveStats(instance);
@@ -271,31 +271,31 @@ std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
     }
     if (!exact) {
       // The named heuristics always run, so auto is never worse than any;
-      // the other orders only while time is left.
+      // the other orders unless a wall-clock limit has passed.
       for (const Heuristic &heuristic : kExtraHeuristics) {
-        if (hasDeadline && Clock::now() >= deadline)
+        if (deadline.expired())
           break;
         run(heuristic);
         if (atBound())
           return finishExact(true);
       }
-      // Improve the XLA orders with the squeaky wheel, leaving half of the
-      // time to the exact search when it can run.
+      // Improve the XLA orders with the squeaky wheel (leaving half of a
+      // wall-clock limit to the exact search when it can run).
       bool exactRuns = !exactTooLarge();
       for (const std::vector<int32_t> &partition :
            splitIntoPartitions(instance))
         exactRuns &=
             static_cast<int64_t>(partition.size()) <= kMaxExactPartitionBuffers;
-      Clock::time_point improveUntil =
-          exactRuns ? begin + (deadline - begin) / 2 : deadline;
       SqueakyWheel wheel(instance, *index);
       for (SqueakyWheel::Move move :
            {SqueakyWheel::Move::Halfway, SqueakyWheel::Move::ToFront}) {
         wheel.addChain(orderBySize(instance), Fit::Best, move);
         wheel.addChain(orderByLifetime(instance), Fit::Best, move);
       }
-      wheel.run(stats.alignedLowerBound, kSqueakyWheelRounds, improveUntil,
-                hasDeadline);
+      wheel.run(stats.alignedLowerBound, kSqueakyWheelRounds,
+                options.improveMaxPlacements,
+                exactRuns ? improveDeadline : deadline);
+      plan.improvePlacements = wheel.placements;
       if (!wheel.best.empty())
         portfolio.add("squeaky-wheel", std::move(wheel.best));
       if (atBound())
@@ -304,8 +304,9 @@ std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
         return finishExact(false);
     }
     ExactOutcome outcome =
-        searchExact(instance, portfolio.best, stats.alignedLowerBound, deadline,
-                    hasDeadline);
+        searchExact(instance, portfolio.best, stats.alignedLowerBound,
+                    options.exactMaxNodes, deadline);
+    plan.exactNodes = outcome.nodes;
     if (exact && outcome.tooLarge) {
       setError(error, "exact offset planning supports at most " +
                           std::to_string(kMaxExactPartitionBuffers) +
@@ -314,14 +315,18 @@ std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
       return std::nullopt;
     }
     if (exact && !outcome.finished) {
-      setError(error, "exact offset planning ran out of time after " +
-                          std::to_string(secondsSince(begin)) +
-                          " s (best arena " + std::to_string(outcome.arena) +
-                          ", lower bound " +
+      std::string limit = outcome.timedOut
+                              ? "ran out of time after " +
+                                    std::to_string(secondsSince(begin)) + " s"
+                              : "reached its limit of " +
+                                    std::to_string(options.exactMaxNodes) +
+                                    " search nodes";
+      setError(error, "exact offset planning " + limit + " (best arena " +
+                          std::to_string(outcome.arena) + ", lower bound " +
                           std::to_string(stats.alignedLowerBound) + ")");
       return std::nullopt;
     }
-    // A search that timed out still keeps the partitions it improved.
+    // A search stopped by its limits still keeps the partitions it improved.
     if (outcome.finished || outcome.improved)
       portfolio.add("exact", std::move(outcome.offsets));
     return finishExact(outcome.finished);

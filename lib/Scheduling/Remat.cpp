@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Remat.h"
+#include "Deadline.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 
 #include <algorithm>
@@ -101,6 +102,20 @@ public:
   std::vector<Candidate> candidates;
   TaskId firstImpureDefiner = kNoId;
   mutable int64_t numEvaluations = 0;
+};
+
+/// When the un-drop refinement and the segment searches stop: once the
+/// plan evaluations of the whole call reach the work limit, or at the
+/// optional deadline.
+struct SearchLimit {
+  const RematContext &context;
+  int64_t maxEvaluations;
+  detail::Deadline deadline;
+
+  bool reached() const {
+    return (maxEvaluations > 0 && context.numEvaluations >= maxEvaluations) ||
+           deadline.expired();
+  }
 };
 } // namespace
 
@@ -622,7 +637,7 @@ std::optional<RematPlan> dropUntilBudget(const RematContext &context,
 std::optional<RematPlan>
 undropUnneeded(const RematContext &context, int64_t budget,
                std::vector<char> dropped, RematPlan best,
-               Clock::time_point deadline, std::string *error) {
+               const SearchLimit &limit, std::string *error) {
   std::vector<size_t> order;
   for (size_t c = 0; c < dropped.size(); ++c)
     if (dropped[c])
@@ -635,7 +650,7 @@ undropUnneeded(const RematContext &context, int64_t budget,
   if (!current)
     return std::nullopt;
   for (size_t c : order) {
-    if (Clock::now() > deadline)
+    if (limit.reached())
       break;
     const Candidate &candidate = context.candidates[c];
     int64_t spare = budget - context.problem.buffer(candidate.buffer).sizeBytes;
@@ -671,7 +686,7 @@ undropUnneeded(const RematContext &context, int64_t budget,
 /// smallest peak reported is the lowest any rung reached.
 std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
                                     int64_t peakBefore,
-                                    Clock::time_point deadline,
+                                    const SearchLimit &limit,
                                     std::string *error) {
   constexpr int kRungs = 20;
   std::vector<char> dropped(context.candidates.size(), 0);
@@ -699,7 +714,7 @@ std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
     if (rungBudget > budget)
       continue;
     std::optional<RematPlan> refined =
-        undropUnneeded(context, rungBudget, dropped, *plan, deadline, error);
+        undropUnneeded(context, rungBudget, dropped, *plan, limit, error);
     if (!refined)
       return std::nullopt;
     refined->withinBudget = true;
@@ -712,7 +727,7 @@ std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
       return std::nullopt;
     if (plan->withinBudget) {
       std::optional<RematPlan> refined =
-          undropUnneeded(context, budget, aboveBudget, *plan, deadline, error);
+          undropUnneeded(context, budget, aboveBudget, *plan, limit, error);
       if (!refined)
         return std::nullopt;
       consider(std::move(refined));
@@ -819,11 +834,9 @@ std::vector<char> segmentDropSet(const RematContext &context,
   return dropped;
 }
 
-std::optional<RematPlan> planSegments(const RematContext &context,
-                                      int64_t budget, int64_t segments,
-                                      bool pytorchSplit,
-                                      Clock::time_point deadline,
-                                      std::string *error) {
+std::optional<RematPlan>
+planSegments(const RematContext &context, int64_t budget, int64_t segments,
+             bool pytorchSplit, const SearchLimit &limit, std::string *error) {
   std::optional<Evaluation> none = context.evaluate(
       std::vector<char>(context.candidates.size(), 0), budget, error);
   if (!none)
@@ -849,7 +862,7 @@ std::optional<RematPlan> planSegments(const RematContext &context,
   std::optional<RematPlan> best;
   int64_t smallestPeak = INT64_MAX;
   for (size_t i = 0; i < counts.size(); ++i) {
-    if (i > 0 && Clock::now() > deadline)
+    if (i > 0 && limit.reached())
       break;
     std::optional<Evaluation> evaluation = context.evaluate(
         segmentDropSet(context, spanning, onPath, counts[i], pytorchSplit),
@@ -914,10 +927,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       std::vector<char>(context.candidates.size(), 0), budget, error);
   if (!none)
     return std::nullopt;
-  Clock::time_point deadline =
-      start +
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-          std::max(0.0, options.timeLimitSeconds)));
+  SearchLimit limit{context, options.maxEvaluations,
+                    detail::Deadline(options.timeLimitSeconds)};
 
   std::optional<RematPlan> plan;
   if (none->plan.withinBudget) {
@@ -927,26 +938,26 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
   } else {
     switch (options.algorithm) {
     case RematAlgorithm::Greedy:
-      plan = planGreedy(context, budget, none->plan.peakTransientAfter,
-                        deadline, error);
+      plan = planGreedy(context, budget, none->plan.peakTransientAfter, limit,
+                        error);
       break;
     case RematAlgorithm::Chen:
       plan = planSegments(context, budget, options.segments,
-                          /*pytorchSplit=*/false, deadline, error);
+                          /*pytorchSplit=*/false, limit, error);
       break;
     case RematAlgorithm::Sequential:
       plan = planSegments(context, budget, options.segments,
-                          /*pytorchSplit=*/true, deadline, error);
+                          /*pytorchSplit=*/true, limit, error);
       break;
     case RematAlgorithm::Auto: {
-      plan = planGreedy(context, budget, none->plan.peakTransientAfter,
-                        deadline, error);
+      plan = planGreedy(context, budget, none->plan.peakTransientAfter, limit,
+                        error);
       if (!plan)
         return std::nullopt;
       plan->algorithm = "greedy";
       std::optional<RematPlan> chen =
           planSegments(context, budget, options.segments,
-                       /*pytorchSplit=*/false, deadline, error);
+                       /*pytorchSplit=*/false, limit, error);
       if (!chen)
         return std::nullopt;
       chen->algorithm = "chen";

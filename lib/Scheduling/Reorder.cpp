@@ -204,6 +204,7 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     exact.upperBoundOrder = result.order;
     auto begin = std::chrono::steady_clock::now();
     ExactResult solved = solveExact(problem, exact);
+    result.statesVisited += solved.statesVisited;
     if (solved.isOptimal) {
       portfolio.add("exact", solved.order, secondsSince(begin));
       result.isOptimal = true;
@@ -260,7 +261,8 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     }
     runXla();
     runInductor();
-    ExactResult solved = runExact(deadline.secondsLeft());
+    ExactResult solved = runExact(
+        deadline.isEnabled() ? std::max(deadline.secondsLeft(), 1e-9) : 0.0);
     if (!solved.isOptimal) {
       setError(error, "exact search did not finish: " + solved.limitReason);
       return std::nullopt;
@@ -281,22 +283,30 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
   }
   auto runWindows = [&](double seconds) {
     WindowSearchOptions windows;
+    windows.maxStates = options.windowMaxStates;
     windows.timeLimitSeconds = seconds;
     auto begin = std::chrono::steady_clock::now();
     std::string base = result.chosenAlgorithm;
     std::vector<TaskId> improved =
-        improveByWindows(problem, result.order, windows);
+        improveByWindows(problem, result.order, windows, &result.statesVisited);
     portfolio.add("windows(" + base + ")", std::move(improved),
                   secondsSince(begin));
+  };
+  // The work limits decide the order; a wall-clock limit, if any, is split
+  // as before (a fifth to the windows when the exact search follows). The
+  // searches read 0 as no limit, so a passed deadline leaves them a tick.
+  auto seconds = [&](double share) {
+    return deadline.isEnabled() ? std::max(deadline.secondsLeft() * share, 1e-9)
+                                : 0.0;
   };
   if (largestComponent(problem, result.order) <= options.exactMaxTasks) {
     // The windowed search is cheap on small graphs and tightens the upper
     // bound, which is what prunes the exact search.
-    runWindows(deadline.secondsLeft() / 5);
-    runExact(deadline.secondsLeft());
+    runWindows(seconds(0.2));
+    runExact(seconds(1.0));
     return finish();
   }
   if (!deadline.expired())
-    runWindows(deadline.secondsLeft());
+    runWindows(seconds(1.0));
   return finish();
 }

@@ -20,13 +20,6 @@
 
 using namespace mlir::memsched::scheduling::detail;
 
-double Deadline::secondsLeft() const {
-  if (!enabled)
-    return 1e30;
-  return std::chrono::duration<double>(end - std::chrono::steady_clock::now())
-      .count();
-}
-
 int64_t mlir::memsched::scheduling::detail::computeLocalPeak(
     const LocalProblem &problem, const std::vector<int32_t> &order) {
   int32_t k = problem.numTasks();

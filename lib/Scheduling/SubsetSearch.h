@@ -10,7 +10,8 @@
 #ifndef MEMSCHED_LIB_SCHEDULING_SUBSETSEARCH_H
 #define MEMSCHED_LIB_SCHEDULING_SUBSETSEARCH_H
 
-#include <chrono>
+#include "Deadline.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,25 +44,6 @@ struct LocalProblem {
   int64_t baseBytes = 0;
 
   int32_t numTasks() const { return static_cast<int32_t>(preds.size()); }
-};
-
-/// A wall-clock deadline; a non-positive budget never expires.
-class Deadline {
-public:
-  explicit Deadline(double seconds)
-      : enabled(seconds > 0),
-        end(std::chrono::steady_clock::now() +
-            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                std::chrono::duration<double>(seconds > 0 ? seconds : 0))) {}
-  bool expired() const {
-    return enabled && std::chrono::steady_clock::now() >= end;
-  }
-  /// Seconds left (a large number if disabled).
-  double secondsLeft() const;
-
-private:
-  bool enabled;
-  std::chrono::steady_clock::time_point end;
 };
 
 /// Outcome of searchDownSets().

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Swap.h"
+#include "Deadline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -418,19 +419,26 @@ bool isBetter(const SwapEvaluation &a, const SwapEvaluation &b,
 /// The peak-directed planner with its refinement.
 class PlannedSwaps {
 public:
-  PlannedSwaps(const SwapContext &context, const SwapOptions &options,
-               Clock::time_point start)
-      : context(context), options(options), start(start) {}
+  PlannedSwaps(const SwapContext &context, const SwapOptions &options)
+      : context(context), options(options), deadline(options.timeLimitSeconds) {
+  }
 
   bool run(SwapPlan &plan, std::string *error);
 
 private:
   bool refine(std::vector<SwapDecision> &swaps, SwapEvaluation &current,
               std::string *error);
+  /// Whether the refinement must stop: the call's plan evaluations reached
+  /// the work limit, or the optional deadline passed.
+  bool outOfWork() const {
+    return (options.maxEvaluations > 0 &&
+            context.evaluations >= options.maxEvaluations) ||
+           deadline.expired();
+  }
 
   const SwapContext &context;
   const SwapOptions &options;
-  Clock::time_point start;
+  detail::Deadline deadline;
 };
 } // namespace
 
@@ -526,7 +534,7 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
   int64_t budget = options.budgetTransientBytes;
   // Drop what the budget does not need, latest choice first.
   for (size_t i = swaps.size(); i-- > 0;) {
-    if (secondsSince(start) > options.timeLimitSeconds)
+    if (outOfWork())
       return true;
     std::vector<SwapDecision> trial = swaps;
     trial.erase(trial.begin() + static_cast<std::ptrdiff_t>(i));
@@ -544,7 +552,7 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
   for (size_t i = 0; i < swaps.size(); ++i) {
     if (current.exposedSeconds() <= 0)
       break;
-    if (secondsSince(start) > options.timeLimitSeconds)
+    if (outOfWork())
       return true;
     if (!current.stalls[i])
       continue;
@@ -603,7 +611,7 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
 
   switch (options.algorithm) {
   case SwapAlgorithm::Planned: {
-    PlannedSwaps planner(context, options, start);
+    PlannedSwaps planner(context, options);
     if (!planner.run(plan, error))
       return std::nullopt;
     break;

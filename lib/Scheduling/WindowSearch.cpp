@@ -20,13 +20,14 @@ using namespace mlir::memsched::scheduling::detail;
 
 std::vector<TaskId> mlir::memsched::scheduling::improveByWindows(
     const Problem &problem, std::vector<TaskId> taskOrder,
-    const WindowSearchOptions &options) {
+    const WindowSearchOptions &options, int64_t *statesVisited) {
   if (!problem.isTopologicalOrder(taskOrder))
     return taskOrder;
   ReducedProblem reduced = removeFreeSources(problem);
   if (reduced.isReduced()) {
-    std::vector<TaskId> improved = improveByWindows(
-        reduced.problem, restrictOrder(reduced, taskOrder), options);
+    std::vector<TaskId> improved =
+        improveByWindows(reduced.problem, restrictOrder(reduced, taskOrder),
+                         options, statesVisited);
     return expandOrder(problem, reduced, improved);
   }
   ScheduleGraph graph(problem);
@@ -34,22 +35,36 @@ std::vector<TaskId> mlir::memsched::scheduling::improveByWindows(
   std::vector<int32_t> order(taskOrder.begin(), taskOrder.end());
   int32_t n = static_cast<int32_t>(order.size());
   int32_t window = std::max(2, options.window);
+  // The work limit: down-sets left to visit over all windows.
+  bool limited = options.maxStates > 0;
+  int64_t statesLeft = options.maxStates;
+  auto outOfWork = [&] {
+    return (limited && statesLeft <= 0) || deadline.expired();
+  };
 
-  while (n > 1 && !deadline.expired()) {
+  while (n > 1 && !outOfWork()) {
     std::vector<int64_t> stepPeaks = computeStepPeaks(graph, order);
     int64_t peak = *std::max_element(stepPeaks.begin(), stepPeaks.end());
     OrderIndex index(graph, order);
     int32_t size = std::min(window, n);
     bool improved = false;
-    for (int32_t pos = 0; pos < n && !improved && !deadline.expired(); ++pos) {
+    for (int32_t pos = 0; pos < n && !improved && !outOfWork(); ++pos) {
       if (stepPeaks[pos] != peak)
         continue;
       for (int32_t begin : {pos - size / 2, pos - size + 1, pos}) {
+        if (outOfWork())
+          break;
         begin = std::clamp(begin, 0, n - size);
         LocalProblem local =
             makeRangeProblem(graph, order, index, begin, begin + size);
-        LocalResult solved = searchDownSets(
-            local, peak, 0, options.maxStatesPerWindow, deadline);
+        int64_t budget = options.maxStatesPerWindow;
+        if (limited)
+          budget = std::min(budget, statesLeft);
+        LocalResult solved = searchDownSets(local, peak, 0, budget, deadline);
+        if (limited)
+          statesLeft -= solved.statesVisited;
+        if (statesVisited)
+          *statesVisited += solved.statesVisited;
         if (!solved.found)
           continue;
         std::vector<int32_t> tasks(order.begin() + begin,

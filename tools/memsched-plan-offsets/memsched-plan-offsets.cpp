@@ -46,8 +46,15 @@ constexpr const char *kUsage =
     "  --algorithm=NAME        one of: %s (default auto)\n"
     "  --alignment=N           offsets are multiples of N, a power of two\n"
     "                          (default 256)\n"
-    "  --time-limit-ms=N       budget of auto and exact (default 1000; 0:\n"
-    "                          no limit)\n"
+    "  --exact-max-nodes=N     work limit of the exact search, in search\n"
+    "                          nodes (default 100000; 0: no limit)\n"
+    "  --improve-max-placements=N\n"
+    "                          work limit of auto's squeaky-wheel\n"
+    "                          improvement, in buffers placed (default\n"
+    "                          1048576; 0: no limit)\n"
+    "  --time-limit-ms=N       wall-clock limit of auto and exact on top of\n"
+    "                          the work limits (default 0: none, so that the\n"
+    "                          plan is the same on every machine)\n"
     "  --exact-max-buffers=N   exact search limit on buffers live together\n"
     "                          (default 64)\n"
     "  --output=FILE           write id,lower,upper,size,offset rows\n"
@@ -141,6 +148,18 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
             "--time-limit-ms needs a non-negative integer, got '" + value +
             "'");
       options.plan.timeLimitSeconds = static_cast<double>(number) / 1000.0;
+    } else if (name == "--exact-max-nodes") {
+      if (!needValue() || !parseInt(value, number) || number < 0)
+        return usageError(
+            "--exact-max-nodes needs a non-negative integer, got '" + value +
+            "'");
+      options.plan.exactMaxNodes = number;
+    } else if (name == "--improve-max-placements") {
+      if (!needValue() || !parseInt(value, number) || number < 0)
+        return usageError(
+            "--improve-max-placements needs a non-negative integer, got '" +
+            value + "'");
+      options.plan.improveMaxPlacements = number;
     } else if (name == "--exact-max-buffers") {
       if (!needValue() || !parseInt(value, number) || number < 0)
         return usageError(
@@ -274,13 +293,16 @@ void printPlan(const Options &options, size_t buffers, const OffsetPlan &plan) {
                 "  \"alignment\": %lld,\n  \"max_live_bytes\": %lld,\n"
                 "  \"arena_bytes\": %lld,\n  \"arena_over_max_live\": %.6f,\n"
                 "  \"algorithm\": %s,\n  \"optimal\": %s,\n"
-                "  \"seconds\": %.6f,\n  \"candidates\": [",
+                "  \"seconds\": %.6f,\n  \"improve_placements\": %lld,\n"
+                "  \"exact_nodes\": %lld,\n  \"candidates\": [",
                 jsonString(options.input).c_str(), buffers,
                 static_cast<long long>(options.plan.alignment),
                 static_cast<long long>(plan.maxLiveBytes),
                 static_cast<long long>(plan.arenaBytes), plan.fragmentation(),
                 jsonString(plan.algorithm).c_str(),
-                plan.isOptimal ? "true" : "false", plan.seconds);
+                plan.isOptimal ? "true" : "false", plan.seconds,
+                static_cast<long long>(plan.improvePlacements),
+                static_cast<long long>(plan.exactNodes));
     for (size_t i = 0; i < plan.candidates.size(); ++i)
       std::printf("%s\n    {\"algorithm\": %s, \"arena_bytes\": %lld}",
                   i ? "," : "", jsonString(plan.candidates[i].first).c_str(),

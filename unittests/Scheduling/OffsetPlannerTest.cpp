@@ -168,7 +168,7 @@ int64_t pickAlignment(std::mt19937_64 &rng) {
 
 std::optional<OffsetPlan> plan(const Requests &requests,
                                OffsetAlgorithm algorithm, int64_t alignment,
-                               double seconds = 10.0,
+                               double seconds = 0.0,
                                std::string *error = nullptr) {
   OffsetPlanOptions options;
   options.algorithm = algorithm;
@@ -216,12 +216,13 @@ TEST(OffsetPlannerTest, EveryAlgorithmGivesValidPlans) {
       std::string context = "trial " + std::to_string(trial) + " " +
                             getOffsetAlgorithmName(algorithm) + " alignment " +
                             std::to_string(alignment);
-      // A short limit: exact may give up on the larger instances.
+      // With the default node limit, exact may give up on the larger
+      // instances.
       std::string error;
       std::optional<OffsetPlan> result =
-          plan(requests, algorithm, alignment, 0.01, &error);
+          plan(requests, algorithm, alignment, 0.0, &error);
       if (algorithm == OffsetAlgorithm::Exact && !result) {
-        EXPECT_NE(error.find("ran out of time"), std::string::npos) << error;
+        EXPECT_NE(error.find("search nodes"), std::string::npos) << error;
         continue;
       }
       ASSERT_TRUE(result) << context << ": " << error;
@@ -231,7 +232,7 @@ TEST(OffsetPlannerTest, EveryAlgorithmGivesValidPlans) {
         // Heuristics claim optimality only at the lower bound, which no
         // other algorithm can beat.
         std::optional<OffsetPlan> best =
-            plan(requests, OffsetAlgorithm::Auto, alignment, 0.01);
+            plan(requests, OffsetAlgorithm::Auto, alignment);
         EXPECT_LE(result->arenaBytes, best->arenaBytes) << context;
       }
     }
@@ -468,6 +469,37 @@ TEST(OffsetPlannerTest, ExactReportsTheTimeLimit) {
     return;
   }
   FAIL() << "no instance needed more than a few exact nodes";
+}
+
+TEST(OffsetPlannerTest, ExactReportsTheNodeLimit) {
+  // An instance no heuristic solves to the lower bound, and an exact search
+  // allowed a single node.
+  std::mt19937_64 rng(5);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    Requests requests = makeRandom(rng, 60, 60);
+    OffsetPlanOptions options;
+    options.alignment = 1;
+    options.exactMaxBuffers = 0;
+    std::optional<OffsetPlan> heuristic = planOffsets(requests, options);
+    if (heuristic->isOptimal)
+      continue;
+    options.algorithm = OffsetAlgorithm::Exact;
+    options.exactMaxBuffers = 64;
+    options.exactMaxNodes = 1;
+    std::string error;
+    EXPECT_FALSE(planOffsets(requests, options, &error));
+    EXPECT_NE(error.find("reached its limit of 1 search nodes"),
+              std::string::npos)
+        << error;
+    // Auto keeps the heuristics' plan and counts the node it spent.
+    options.algorithm = OffsetAlgorithm::Auto;
+    std::optional<OffsetPlan> result = planOffsets(requests, options);
+    ASSERT_TRUE(result);
+    EXPECT_FALSE(result->isOptimal);
+    EXPECT_LE(result->exactNodes, 1);
+    return;
+  }
+  FAIL() << "every instance was solved by a heuristic";
 }
 
 TEST(OffsetPlannerTest, LargeInstancesArePlannedQuickly) {

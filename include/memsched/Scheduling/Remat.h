@@ -62,9 +62,16 @@ struct RematOptions {
   RematAlgorithm algorithm = RematAlgorithm::Auto;
   /// The bound on the peak of live transient bytes (resident excluded).
   int64_t budgetTransientBytes = 0;
-  /// Wall-clock limit of the un-drop refinement and the segment searches,
-  /// in seconds; the plan found so far is returned when it expires.
-  double timeLimitSeconds = 2.0;
+  /// Work limit of the un-drop refinement and the segment searches: plan
+  /// evaluations (full re-simulations) of the whole call, the unbounded drop
+  /// phase included; once reached, the plan found so far is returned. <= 0
+  /// means none. The plans of the benchmarks' training steps (up to 11k
+  /// tasks, an evaluation costing about 25 ms there) need at most 170.
+  int64_t maxEvaluations = 256;
+  /// An optional wall-clock limit of the same searches, in seconds, on top
+  /// of maxEvaluations; <= 0 (the default) means none, so that the plan
+  /// depends only on the problem and the options.
+  double timeLimitSeconds = 0.0;
   /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
   /// `sequential` and a search over counts for `chen`.
   int64_t segments = 0;

@@ -80,10 +80,13 @@ std::optional<std::vector<TaskId>> scheduleLiuPostorder(const Problem &problem);
 
 /// Limits of the exact search.
 struct ExactOptions {
-  /// The search gives up after visiting this many down-sets (per component).
+  /// Work limit: the search gives up after visiting this many down-sets,
+  /// over all parts.
   int64_t maxStates = 2'000'000;
-  /// Wall-clock limit in seconds; <= 0 means none.
-  double timeLimitSeconds = 10.0;
+  /// An optional wall-clock limit in seconds on top of maxStates; <= 0 (the
+  /// default) means none, so that the result depends only on the problem
+  /// and the options.
+  double timeLimitSeconds = 0.0;
   /// A known order (e.g. a heuristic's); the search only looks for strictly
   /// better ones and returns this one, proven optimal, if there is none.
   std::optional<std::vector<TaskId>> upperBoundOrder;
@@ -122,17 +125,22 @@ struct WindowSearchOptions {
   int maxWindow = 24;
   /// Down-sets visited per window before it is abandoned.
   int64_t maxStatesPerWindow = 200'000;
-  /// Wall-clock limit in seconds; <= 0 means none.
-  double timeLimitSeconds = 1.0;
+  /// Work limit: down-sets visited over all windows, after which the search
+  /// stops with the best order so far; <= 0 means none.
+  int64_t maxStates = 4'000'000;
+  /// An optional wall-clock limit in seconds on top of maxStates; <= 0 (the
+  /// default) means none.
+  double timeLimitSeconds = 0.0;
 };
 
 /// Lowers the peak of \p order by re-ordering, exactly, windows of
 /// consecutive positions around the peak steps; the tasks outside a window
 /// keep their positions, so only steps inside it change. Never returns a
-/// worse order.
+/// worse order. Adds the down-sets visited to \p statesVisited if given.
 std::vector<TaskId> improveByWindows(const Problem &problem,
                                      std::vector<TaskId> order,
-                                     const WindowSearchOptions &options);
+                                     const WindowSearchOptions &options,
+                                     int64_t *statesVisited = nullptr);
 
 //===----------------------------------------------------------------------===//
 // The user-facing entry point.
@@ -170,13 +178,23 @@ std::string getReorderAlgorithmNames();
 /// Options of reorder().
 struct ReorderOptions {
   ReorderAlgorithm algorithm = ReorderAlgorithm::Auto;
-  /// Wall-clock budget for `auto` and `exact`, in seconds.
-  double timeLimitSeconds = 2.0;
+  /// An optional wall-clock limit of `auto` and `exact`, in seconds, on top
+  /// of the work limits below; <= 0 (the default) means none, so that the
+  /// order depends only on the problem and the options, not on the machine
+  /// or its load.
+  double timeLimitSeconds = 0.0;
   /// `auto` runs the exact search only on problems with at most this many
   /// tasks; `exact` fails above it.
   int64_t exactMaxTasks = 64;
-  /// Down-set limit of the exact search.
+  /// Work limit of the exact search: down-sets visited, over all parts;
+  /// `exact` fails when the search has not finished within it.
   int64_t exactMaxStates = 2'000'000;
+  /// Work limit of `auto`'s windowed search: down-sets visited, over all
+  /// windows (WindowSearchOptions::maxStates). Every window search of the
+  /// reorder benchmark ends before it (the largest visits 0.6M); each
+  /// round also re-simulates the order, so on 10^5 tasks the search takes
+  /// about a second.
+  int64_t windowMaxStates = 4'000'000;
 };
 
 /// Peak of one candidate order that reorder() evaluated.
@@ -197,6 +215,9 @@ struct ReorderResult {
   int64_t lowerBoundTransientBytes = 0;
   /// Whether `order` is proven optimal (exact search or Liu on a tree).
   bool isOptimal = false;
+  /// Down-sets visited by the exact and windowed searches (see the work
+  /// limits of ReorderOptions).
+  int64_t statesVisited = 0;
   /// Every candidate evaluated, in evaluation order.
   std::vector<CandidateResult> candidates;
   double seconds = 0.0;

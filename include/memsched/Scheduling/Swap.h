@@ -95,8 +95,15 @@ struct SwapOptions {
   /// By ValueId, whether the value may be swapped (the caller's types may
   /// have no host form); empty means every value may.
   std::vector<bool> swappable;
-  /// Wall-clock limit of the refinement of `planned`, in seconds.
-  double timeLimitSeconds = 2.0;
+  /// Work limit of the refinement of `planned`: plan evaluations (full
+  /// re-simulations) of the whole call, the peak-directed phase included;
+  /// once reached, the refinement stops with the plan so far. <= 0 means
+  /// none.
+  int64_t maxEvaluations = 1024;
+  /// An optional wall-clock limit of the refinement, in seconds, on top of
+  /// maxEvaluations; <= 0 (the default) means none, so that the plan
+  /// depends only on the problem, the order and the options.
+  double timeLimitSeconds = 0.0;
 };
 
 /// The modelled effect of a set of swaps in a fixed order.

@@ -444,10 +444,6 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
     setError(error, "invalid graph: " + why);
     return std::nullopt;
   }
-  if (!(options.timeLimitSeconds > 0.0)) {
-    setError(error, "the time limit must be positive");
-    return std::nullopt;
-  }
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
   CheckmateResult result;
   // Nothing can fit in a negative budget, and an empty graph fits in any
@@ -468,9 +464,10 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   result.numVariables = Cbc_getNumCols(cbc.get());
   result.numConstraints = Cbc_getNumRows(cbc.get());
 
-  // Start from the cheapest simple sequence that fits, so that a time limit
-  // still returns a solution. Its U is checked against simulateSequence():
-  // the ILP's accounting must equal it for sequences built from R.
+  // Start from the cheapest simple sequence that fits, so that a node or time
+  // limit still returns a solution. Its U is checked against
+  // simulateSequence(): the ILP's accounting must equal it for sequences built
+  // from R.
   if (!options.relaxation) {
     double bestTime = kInfinity;
     std::vector<double> start;
@@ -503,10 +500,16 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   // CBC 2.10's preprocessing ignores the time limit (seconds on a 60-node
   // graph) and can crash in its postprocessing when the limit is hit with a
   // start solution; without it the limit holds and the small models of the
-  // tests solve about half as fast. Wall-clock time is what callers budget.
+  // tests solve about half as fast.
   Cbc_setParameter(cbc.get(), "preprocess", "off");
-  Cbc_setParameter(cbc.get(), "timeMode", "elapsed");
-  Cbc_setMaximumSeconds(cbc.get(), options.timeLimitSeconds);
+  if (options.maxNodes > 0)
+    Cbc_setMaximumNodes(
+        cbc.get(), static_cast<int>(std::min<int64_t>(
+                       options.maxNodes, std::numeric_limits<int>::max())));
+  if (options.timeLimitSeconds > 0) {
+    Cbc_setParameter(cbc.get(), "timeMode", "elapsed");
+    Cbc_setMaximumSeconds(cbc.get(), options.timeLimitSeconds);
+  }
   auto begin = std::chrono::steady_clock::now();
   Cbc_solve(cbc.get());
   result.solveSeconds =

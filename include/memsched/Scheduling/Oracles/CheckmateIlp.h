@@ -34,11 +34,15 @@ namespace scheduling {
 
 /// Settings of solveCheckmateIlp().
 struct CheckmateOptions {
-  /// Wall-clock limit of the CBC solve, in seconds; the best solution found
-  /// by then is returned (status Feasible). CBC checks it between steps, so
-  /// a solve can overrun it by the time of one root LP and cut pass (tenths
-  /// of a second on 100-node graphs).
-  double timeLimitSeconds = 10.0;
+  /// Work limit of the CBC solve: branch-and-bound nodes; the best solution
+  /// found within it is returned (status Feasible). <= 0 means none.
+  int64_t maxNodes = 100'000;
+  /// An optional wall-clock limit of the CBC solve, in seconds, on top of
+  /// maxNodes; <= 0 (the default) means none, so that the result depends
+  /// only on the graph and the options. CBC checks it between steps, so a
+  /// solve can overrun it by the time of one root LP and cut pass (tenths of
+  /// a second on 100-node graphs).
+  double timeLimitSeconds = 0.0;
   /// Solve the LP relaxation instead (every binary continuous in [0, 1]):
   /// its objective is a lower bound on the optimal total time, cheap to get
   /// even where the ILP is out of reach. No sequence is produced.
@@ -49,11 +53,11 @@ struct CheckmateOptions {
 enum class IlpStatus {
   /// Proven optimal (for a relaxation: the LP was solved).
   Optimal,
-  /// The time limit was hit with a solution in hand.
+  /// A limit (nodes or time) was hit with a solution in hand.
   Feasible,
   /// No sequence of the schedule space fits in the budget.
   Infeasible,
-  /// The time limit was hit without any solution.
+  /// A limit (nodes or time) was hit without any solution.
   Unknown,
 };
 
