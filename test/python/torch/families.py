@@ -68,7 +68,7 @@ if os.environ.get("MEMSCHED_TORCH_EVERY_CONSTRUCTOR"):
     models = torchvision.models
     for name in models.list_models(module=models):
         options = {"num_classes": 10}
-        size = 64 if name in ("alexnet", "maxvit_t") or \
+        size = 64 if name == "alexnet" or \
             name.startswith(("vgg", "squeezenet")) else 32
         if name in ("googlenet", "inception_v3"):
             options.update(aux_logits=False, init_weights=False)
@@ -77,6 +77,8 @@ if os.environ.get("MEMSCHED_TORCH_EVERY_CONSTRUCTOR"):
             size = 28 if name.endswith("_14") else 32
             options["image_size"] = size
         if name == "maxvit_t":
+            # Every stage's size must divide by the 7x7 partitions.
+            size = 224
             options["input_size"] = (size, size)
         generator = torch.Generator().manual_seed(0)
         check_import(name, models.get_model(name, weights=None, **options),
