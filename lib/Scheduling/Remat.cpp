@@ -144,13 +144,13 @@ RematContext::RematContext(const Problem &problem)
         valuesIn[b].empty())
       continue;
     TaskId lastWriter = kNoId;
-    bool defined = true;
     for (ValueId v : valuesIn[b]) {
       const Value &value = problem.value(v);
-      if (value.definedBy == kNoId) {
-        defined = false;
-        break;
-      }
+      // A transient value nothing defines is a destination placeholder (a
+      // free tensor.empty, or a view of one): the copy's writer allocates
+      // again, so there is nothing to recompute.
+      if (value.definedBy == kNoId)
+        continue;
       recipe.definers.push_back(value.definedBy);
       if (value.producer != kNoId)
         lastWriter = std::max(lastWriter, value.producer);
@@ -158,7 +158,7 @@ RematContext::RematContext(const Problem &problem)
       for (TaskId reader : value.consumers)
         recipe.lastUse = std::max(recipe.lastUse, reader);
     }
-    if (!defined || lastWriter == kNoId)
+    if (lastWriter == kNoId)
       continue;
     std::sort(recipe.definers.begin(), recipe.definers.end());
     recipe.definers.erase(
@@ -334,6 +334,9 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   for (int32_t c : droppedList) {
     plan.droppedBuffers.push_back(candidates[c].buffer);
     for (ValueId v : valuesIn[candidates[c].buffer]) {
+      // Placeholders (free empties) have no copy: writers allocate anew.
+      if (problem.value(v).definedBy == kNoId)
+        continue;
       const std::vector<TaskId> &consumers = problem.value(v).consumers;
       for (size_t i = 0; i < consumers.size(); ++i) {
         TaskId reader = consumers[i];
@@ -349,6 +352,8 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
     int32_t owner = ownerOfRun[k];
     const std::vector<BufferId> &group = groups[owner];
     for (ValueId v : reads[plan.clones[k].task]) {
+      if (problem.value(v).definedBy == kNoId)
+        continue;
       BufferId buffer = problem.value(v).buffer;
       TaskId source = kNoId;
       if (std::find(group.begin(), group.end(), buffer) != group.end())

@@ -1,0 +1,80 @@
+//===- Footprint.h - What the device must hold for a plan -------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file defines the footprint, the one number a memory budget bounds and
+// every report leads with (`planned_bytes`): resident memory, plus the arena
+// holding every transient buffer that does not escape at planned offsets,
+// plus the escaping buffers (returned values), which the caller owns and
+// which are allocated apart. Reorder, recomputation, swapping, the budget
+// driver and the report all measure it here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_SCHEDULING_FOOTPRINT_H
+#define MEMSCHED_SCHEDULING_FOOTPRINT_H
+
+#include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/OffsetPlanner.h"
+#include "memsched/Scheduling/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace memsched {
+namespace scheduling {
+
+/// The device memory one task order needs after buffer planning.
+struct Footprint {
+  /// Function arguments and constants, present for the whole call.
+  int64_t residentBytes = 0;
+  /// The planned arena: non-escaping transient buffers at their offsets, and
+  /// each task's workspace as a block live for that task's step.
+  int64_t arenaBytes = 0;
+  /// Max over steps of the bytes the arena holds live: no offsets can do
+  /// better.
+  int64_t arenaMaxLiveBytes = 0;
+  /// Transient buffers that escape (returned values), allocated apart and
+  /// counted whole.
+  int64_t escapingBytes = 0;
+  /// The offset algorithm whose plan gave arenaBytes.
+  std::string arenaAlgorithm;
+  /// resident + arena + escaping: what the device must hold.
+  int64_t plannedBytes() const {
+    return residentBytes + arenaBytes + escapingBytes;
+  }
+};
+
+/// The arena requests of \p problem run with \p profile (the lifetimes of
+/// simulateMemory() for some order): one per live, non-empty, non-escaping
+/// transient buffer (id = its BufferId), then one per task with workspace
+/// (id = -1 - position). Escaping bytes are added to \p escapingBytes.
+std::vector<AllocationRequest>
+collectArenaRequests(const Problem &problem, const std::vector<TaskId> &order,
+                     const MemoryProfile &profile, int64_t &escapingBytes);
+
+/// The footprint of \p problem run in \p order, whose memory \p profile is
+/// (from simulateMemory() or a swap simulation). The arena is planned with
+/// \p options; their default limits are deterministic, so the same input
+/// gives the same footprint on any machine.
+Footprint computeFootprint(const Problem &problem,
+                           const std::vector<TaskId> &order,
+                           const MemoryProfile &profile,
+                           const OffsetPlanOptions &options = {});
+
+/// As above, simulating \p order first; std::nullopt and \p error when the
+/// order or the problem is invalid.
+std::optional<Footprint> computeFootprint(const Problem &problem,
+                                          const std::vector<TaskId> &order,
+                                          std::string *error = nullptr);
+
+} // namespace scheduling
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_SCHEDULING_FOOTPRINT_H

@@ -1,0 +1,176 @@
+//===- BudgetDriver.cpp - One loop that meets a memory budget ---*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Scheduling/BudgetDriver.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir::memsched::scheduling;
+
+BudgetEvaluator::~BudgetEvaluator() = default;
+
+namespace {
+/// Keeps the best candidate seen under an ordering and releases the rest.
+class CandidateSlot {
+public:
+  CandidateSlot(BudgetEvaluator &evaluator) : evaluator(evaluator) {}
+
+  /// Offers a built candidate; `better` says whether it beats the held one.
+  void offer(int strategy, const BudgetEvaluation &evaluation, bool better) {
+    if (held && !better) {
+      evaluator.release(evaluation.candidate);
+      return;
+    }
+    if (held)
+      evaluator.release(evaluation_.candidate);
+    held = true;
+    strategy_ = strategy;
+    evaluation_ = evaluation;
+  }
+  /// Releases the held candidate, if any.
+  void clear() {
+    if (held)
+      evaluator.release(evaluation_.candidate);
+    held = false;
+  }
+  bool has() const { return held; }
+  int strategy() const { return strategy_; }
+  const BudgetEvaluation &evaluation() const { return evaluation_; }
+
+private:
+  BudgetEvaluator &evaluator;
+  bool held = false;
+  int strategy_ = -1;
+  BudgetEvaluation evaluation_;
+};
+} // namespace
+
+std::optional<BudgetResult>
+mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
+                                        const BudgetDriverOptions &options) {
+  BudgetResult result;
+  BudgetEvaluation input;
+  input.planned = true;
+  input.footprintBytes = options.inputFootprintBytes;
+  input.timeSeconds = options.inputTimeSeconds;
+  input.smallestTransientBytes =
+      std::max<int64_t>(options.inputFootprintBytes - options.residentBytes, 0);
+  result.smallestFootprintBytes = options.inputFootprintBytes;
+  result.smallestTransientBytes = input.smallestTransientBytes;
+  bool minimise = options.budgetBytes == kMinimumBudget;
+  if (!minimise && options.inputFootprintBytes <= options.budgetBytes) {
+    result.met = true;
+    result.chosen = input;
+    result.budgetBytes = options.budgetBytes;
+    return result;
+  }
+
+  int numStrategies = static_cast<int>(options.strategies.size());
+  auto evaluate = [&](int strategy,
+                      int64_t target) -> std::optional<BudgetEvaluation> {
+    std::optional<BudgetEvaluation> evaluation =
+        evaluator.evaluate(strategy, target);
+    if (!evaluation)
+      return std::nullopt;
+    result.trials.push_back({strategy, target, *evaluation});
+    result.smallestTransientBytes = std::min(
+        result.smallestTransientBytes, evaluation->smallestTransientBytes);
+    return evaluation;
+  };
+
+  // The fastest candidate within the budget: each strategy aims at the
+  // budget and tightens its target by the measured overshoot (in-place
+  // decisions and arena fragmentation are only known on the rewritten
+  // function), at least 1% a step.
+  CandidateSlot fastest(evaluator);
+  if (!minimise) {
+    for (int strategy = 0; strategy < numStrategies; ++strategy) {
+      int64_t target = options.budgetBytes - options.residentBytes;
+      for (int attempt = 0; attempt < options.maxAttempts && target > 0;
+           ++attempt) {
+        std::optional<BudgetEvaluation> evaluation =
+            evaluate(strategy, target);
+        if (!evaluation) {
+          fastest.clear();
+          return std::nullopt;
+        }
+        if (!evaluation->planned)
+          break;
+        if (evaluation->footprintBytes <= options.budgetBytes) {
+          fastest.offer(strategy, *evaluation,
+                        evaluation->timeSeconds <
+                            fastest.evaluation().timeSeconds);
+          break;
+        }
+        evaluator.release(evaluation->candidate);
+        int64_t overshoot = evaluation->footprintBytes - options.budgetBytes;
+        target -= std::max({overshoot, target / 100, int64_t(1)});
+      }
+    }
+  }
+
+  // The smallest footprint, independent of the budget: each strategy at the
+  // floor of its planner (probed at target 0). Needed when nothing fits
+  // and for `min`; it is what an error reports.
+  CandidateSlot smallest(evaluator);
+  if (minimise || !fastest.has()) {
+    for (int strategy = 0; strategy < numStrategies; ++strategy) {
+      std::optional<BudgetEvaluation> probe = evaluate(strategy, 0);
+      if (!probe) {
+        fastest.clear();
+        smallest.clear();
+        return std::nullopt;
+      }
+      std::optional<BudgetEvaluation> floor = probe;
+      if (!probe->planned) {
+        floor = evaluate(strategy, probe->smallestTransientBytes);
+        if (!floor) {
+          fastest.clear();
+          smallest.clear();
+          return std::nullopt;
+        }
+      }
+      if (!floor->planned)
+        continue;
+      const BudgetEvaluation &held = smallest.evaluation();
+      bool better = !smallest.has() ||
+                    floor->footprintBytes < held.footprintBytes ||
+                    (floor->footprintBytes == held.footprintBytes &&
+                     floor->timeSeconds < held.timeSeconds);
+      smallest.offer(strategy, *floor, better);
+    }
+  }
+  if (smallest.has() &&
+      smallest.evaluation().footprintBytes < result.smallestFootprintBytes) {
+    result.smallestFootprintBytes = smallest.evaluation().footprintBytes;
+    result.smallestStrategy = smallest.strategy();
+  }
+
+  if (fastest.has()) {
+    smallest.clear();
+    result.met = true;
+    result.strategy = fastest.strategy();
+    result.chosen = fastest.evaluation();
+    result.budgetBytes = options.budgetBytes;
+    return result;
+  }
+  int64_t bound = minimise ? result.smallestFootprintBytes : options.budgetBytes;
+  result.budgetBytes = bound;
+  if (result.smallestStrategy >= 0 &&
+      smallest.evaluation().footprintBytes <= bound) {
+    result.met = true;
+    result.strategy = smallest.strategy();
+    result.chosen = smallest.evaluation();
+    return result;
+  }
+  smallest.clear();
+  if (options.inputFootprintBytes <= bound) {
+    result.met = true;
+    result.chosen = input;
+  }
+  return result;
+}
