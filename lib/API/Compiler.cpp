@@ -123,15 +123,8 @@ api::CallResult api::analyze(StringRef moduleText, StringRef device,
   OwningOpRef<ModuleOp> module = parseModule(moduleText, *context);
   if (!module)
     return result;
-  std::string error;
-  FailureOr<DeviceSpec> spec = DeviceSpec::lookup(device, error);
-  if (failed(spec)) {
-    result.diagnostics += "error: " + error + "\n";
-    return result;
-  }
-  CostModel costModel(*spec);
   FailureOr<std::vector<FunctionReport>> reports =
-      analyzeModule(*module, costModel);
+      analyzeModule(*module, device, "memsched");
   if (failed(reports) || collector.sawError())
     return result;
   ReportOptions options;

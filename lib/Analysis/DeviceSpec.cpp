@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/DeviceSpec.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -241,6 +242,26 @@ FailureOr<DeviceSpec> DeviceSpec::lookupOrEmitError(StringRef nameOrPath,
   std::string error;
   FailureOr<DeviceSpec> spec = lookup(nameOrPath, error);
   if (failed(spec))
-    anchor->emitError() << passName << ": " << error;
+    emitError(anchor->getLoc()) << passName << ": " << error;
   return spec;
+}
+
+std::string DeviceSpec::getRecordedName(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp())
+    if (auto name = current->getAttrOfType<StringAttr>(kTargetDeviceAttrName))
+      return name.getValue().str();
+  return "h100";
+}
+
+FailureOr<DeviceSpec> DeviceSpec::resolveOrEmitError(StringRef option,
+                                                     Operation *op,
+                                                     StringRef passName) {
+  std::string name = option.empty() ? getRecordedName(op) : option.str();
+  return lookupOrEmitError(name, op, passName);
+}
+
+void DeviceSpec::record(StringRef option, Operation *op) {
+  if (!option.empty())
+    op->setAttr(kTargetDeviceAttrName,
+                StringAttr::get(op->getContext(), option));
 }

@@ -7,7 +7,7 @@
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
-#include "memsched/Scheduling/OffsetPlanner.h"
+#include "memsched/Scheduling/Footprint.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -130,7 +130,7 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     timeline = std::move(swapped->timeline);
   }
   if (!profile || !timeline) {
-    func.emitError() << "memsched could not simulate '@" << report.name
+    emitError(func.getLoc()) << "memsched could not simulate '@" << report.name
                      << "': " << error;
     report.status = TensorGraphStatus::Failed;
     report.skippedReason = error;
@@ -147,28 +147,13 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.lowerBoundBytes =
       profile->residentBytes + computeLowerBoundTransientBytes(problem);
   report.modeledTimeSeconds = timeline->makespan;
-  // The arena prediction: what memsched-plan-buffers will plan after
-  // bufferization (escaping buffers stay separate allocations).
-  std::vector<bool> escaping = problem.escapingBuffers();
-  std::vector<AllocationRequest> requests;
-  for (size_t id = 0; id < problem.numBuffers(); ++id) {
-    const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
-    const BufferLifetime &lifetime = profile->lifetimes[id];
-    if (buffer.kind != BufferKind::Transient || !lifetime.isLive() ||
-        buffer.sizeBytes == 0)
-      continue;
-    if (escaping[id]) {
-      report.escapingBytes += buffer.sizeBytes;
-      continue;
-    }
-    requests.push_back({static_cast<int64_t>(id), lifetime.start, lifetime.end,
-                        buffer.sizeBytes});
-  }
-  if (std::optional<OffsetPlan> plan =
-          planOffsets(requests, OffsetPlanOptions())) {
-    report.arenaBytes = plan->arenaBytes;
-    report.arenaMaxLiveBytes = plan->maxLiveBytes;
-  }
+  // The footprint: what memsched-plan-buffers will plan after bufferization
+  // (escaping buffers stay separate allocations), the number budgets bound.
+  Footprint footprint = computeFootprint(problem, order, *profile);
+  report.arenaBytes = footprint.arenaBytes;
+  report.arenaMaxLiveBytes = footprint.arenaMaxLiveBytes;
+  report.escapingBytes = footprint.escapingBytes;
+  report.estimatedOps = graph.getNumEstimatedOps();
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);
   for (TaskId task : order)
@@ -214,13 +199,24 @@ mlir::memsched::computeModelPeak(func::FuncOp func,
 }
 
 FailureOr<std::vector<FunctionReport>>
-mlir::memsched::analyzeModule(ModuleOp module, const CostModel &costModel) {
+mlir::memsched::analyzeModule(ModuleOp module, StringRef device,
+                              StringRef passName) {
   std::vector<FunctionReport> reports;
   bool anyFailed = false;
   module.walk([&](func::FuncOp func) {
     if (func.isExternal() || func->hasAttr(kHostAttrName))
       return;
+    FailureOr<DeviceSpec> spec =
+        DeviceSpec::resolveOrEmitError(device, func, passName);
+    if (failed(spec)) {
+      anyFailed = true;
+      return;
+    }
+    CostModel costModel(*spec);
     reports.push_back(analyzeFunction(func, costModel));
+    // Said once per function, here, rather than by every analysis.
+    if (reports.back().status != TensorGraphStatus::Built)
+      TensorGraph::build(func, costModel).emitStatus(passName);
     anyFailed |= reports.back().status == TensorGraphStatus::Failed;
   });
   if (anyFailed)
@@ -238,6 +234,7 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   }
   object["ops"] = report.ops;
   object["measured_ops"] = report.measuredOps;
+  object["estimated_ops"] = report.estimatedOps;
   object["resident_bytes"] = report.residentBytes;
   object["peak_transient_bytes"] = report.peakTransientBytes;
   object["peak_bytes"] = report.peakBytes;
@@ -303,6 +300,7 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
          << llvm::right_justify(formatBytes(bytes), 12) << "  (" << bytes
          << " bytes)\n";
     };
+    row("planned (device)", report.plannedBytes());
     os << "  " << llvm::left_justify("ops", 22)
        << llvm::right_justify(std::to_string(report.ops), 12) << "\n";
     row("resident", report.residentBytes);
@@ -329,24 +327,38 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
       row("peak before reorder", integer("peak_before_bytes"));
       row("peak after reorder", integer("peak_after_bytes"));
     }
-    if (!report.remat.empty()) {
+    if (!report.fit.empty()) {
       auto integer = [&](StringRef key) {
-        return report.remat.getInteger(key).value_or(0);
+        return report.fit.getInteger(key).value_or(0);
       };
-      row("remat budget", integer("budget_bytes"));
-      row("peak before remat", integer("peak_before_bytes"));
-      row("peak after remat", integer("peak_after_bytes"));
-      os << "  " << llvm::left_justify("recomputed ops", 22)
-         << llvm::right_justify(std::to_string(integer("recomputed_ops")), 12)
+      row("budget", integer("budget_bytes"));
+      row("planned before", integer("planned_before_bytes"));
+      row("planned after", integer("planned_after_bytes"));
+      os << "  " << llvm::left_justify("met with", 22)
+         << llvm::right_justify(report.fit.getString("chosen").value_or("?"),
+                                12)
          << "\n";
-      os << "  " << llvm::left_justify("recompute time", 22)
+    }
+    auto seconds = [&](StringRef label, double value) {
+      os << "  " << llvm::left_justify(label, 22)
+         << llvm::right_justify(llvm::formatv("{0:e3} s", value).str(), 12)
+         << "\n";
+    };
+    if (!report.remat.empty()) {
+      os << "  " << llvm::left_justify("recomputed ops", 22)
          << llvm::right_justify(
-                llvm::formatv(
-                    "{0:e3} s",
-                    report.remat.getNumber("recompute_time_s").value_or(0.0))
-                    .str(),
+                std::to_string(
+                    report.remat.getInteger("recomputed_ops").value_or(0)),
                 12)
          << "\n";
+      seconds("recompute time",
+              report.remat.getNumber("recompute_time_s").value_or(0.0));
+    }
+    if (report.swapOuts > 0) {
+      os << "  " << llvm::left_justify("swapped values", 22)
+         << llvm::right_justify(std::to_string(report.swapOuts), 12) << "\n";
+      row("swapped bytes", report.swapBytes);
+      seconds("swap exposed time", report.swapExposedSeconds);
     }
   }
 }

@@ -143,6 +143,8 @@ private:
   };
 
   LogicalResult checkStructure();
+  /// Decides which ops form each task (see TensorGraph.h).
+  void groupOps();
   BufferId addBuffer(Value root, BufferKind kind, bool isReadOnly);
   ValueId addValue(Value value, BufferId buffer, TaskId producer);
   void addResults(Operation *op, TaskId task, int64_t position);
@@ -159,45 +161,121 @@ private:
 
 LogicalResult TensorGraphBuilder::checkStructure() {
   Region &body = func.getBody();
+  auto fail = [&](TensorGraphStatus status, Location loc, std::string reason,
+                  std::string message) {
+    graph.status = status;
+    graph.failureReason = std::move(reason);
+    graph.failureLoc = loc;
+    graph.failureMessage = std::move(message);
+    return failure();
+  };
   if (!body.hasOneBlock()) {
-    graph.failureReason = "function has " +
-                          std::to_string(body.getBlocks().size()) +
-                          " blocks; memsched handles single-block functions";
-    func.emitError() << "memsched cannot analyze '@" << func.getSymName()
-                     << "': it has " << body.getBlocks().size()
-                     << " blocks, only single-block functions are supported";
-    graph.status = TensorGraphStatus::Failed;
-    return failure();
+    size_t blocks = body.getBlocks().size();
+    return fail(TensorGraphStatus::Failed, func.getLoc(),
+                "function has " + std::to_string(blocks) +
+                    " blocks; memsched handles single-block functions",
+                "cannot analyze '@" + func.getSymName().str() + "': it has " +
+                    std::to_string(blocks) +
+                    " blocks, only single-block functions are supported");
   }
-  if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes())) {
-    graph.failureReason = "dynamic or unsized argument type";
-    func.emitRemark() << "memsched leaves '@" << func.getSymName()
-                      << "' unchanged: argument type " << *type
-                      << " has no static size";
-    graph.status = TensorGraphStatus::Skipped;
-    return failure();
-  }
+  auto printType = [](Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "'" << type << "'";
+    return text;
+  };
+  if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes()))
+    return fail(TensorGraphStatus::Skipped, func.getLoc(),
+                "dynamic or unsized argument type",
+                "leaves '@" + func.getSymName().str() +
+                    "' unchanged: argument type " + printType(*type) +
+                    " has no static size");
   for (Operation &op : body.front()) {
-    if (op.getNumRegions() != 0 && !hasPayloadRegionsOnly(&op)) {
-      graph.failureReason = "op with regions";
-      op.emitError() << "memsched cannot schedule an op with regions (only "
-                        "linalg, tensor.pad and tensor.generate payloads are "
-                        "supported)";
-      graph.status = TensorGraphStatus::Failed;
-      return failure();
-    }
+    if (op.getNumRegions() != 0 && !hasPayloadRegionsOnly(&op))
+      return fail(TensorGraphStatus::Failed, op.getLoc(), "op with regions",
+                  "cannot schedule an op with regions ('" +
+                      op.getName().getStringRef().str() +
+                      "'; only linalg, tensor.pad and tensor.generate "
+                      "payloads are supported)");
     std::optional<Type> type = findUnsizedType(op.getOperandTypes());
     if (!type)
       type = findUnsizedType(op.getResultTypes());
-    if (type) {
-      graph.failureReason = "dynamic or unsized tensor type";
-      op.emitRemark() << "memsched leaves '@" << func.getSymName()
-                      << "' unchanged: " << *type << " has no static size";
-      graph.status = TensorGraphStatus::Skipped;
-      return failure();
-    }
+    if (type)
+      return fail(TensorGraphStatus::Skipped, op.getLoc(),
+                  "dynamic or unsized tensor type",
+                  "leaves '@" + func.getSymName().str() + "' unchanged: " +
+                      printType(*type) + " has no static size");
   }
   return success();
+}
+
+/// Whether `op` is a destination-only `tensor.empty`: it allocates nothing
+/// itself, and every op writing into it allocates at its write.
+static bool isDestinationOnlyEmpty(Operation *op) {
+  if (!isa<tensor::EmptyOp>(op) || op->getNumOperands() != 0)
+    return false;
+  return llvm::all_of(op->getUses(), [](OpOperand &use) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+    return dps && dps.isDpsInit(&use);
+  });
+}
+
+void TensorGraphBuilder::groupOps() {
+  Block &block = func.getBody().front();
+  DenseSet<Operation *> free;
+  auto isFreeValue = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return !def || free.contains(def);
+  };
+  // Fills folded into the one computation that reads them, by reader.
+  DenseMap<Operation *, SmallVector<Operation *, 1>> foldedBefore;
+  for (Operation &op : block.without_terminator()) {
+    Value viewSource = getViewSource(&op);
+    bool isFree = op.hasTrait<OpTrait::ConstantLike>() ||
+                  isDestinationOnlyEmpty(&op) ||
+                  (viewSource && isFreeValue(viewSource));
+    if (isFree) {
+      free.insert(&op);
+      graph.freeOps.push_back(&op);
+      continue;
+    }
+    if (viewSource) {
+      // A view of a task's result moves with that task.
+      TaskId owner = graph.getTask(viewSource.getDefiningOp());
+      if (owner != kNoId) {
+        graph.taskOps[owner].push_back(&op);
+        graph.taskOfOp[&op] = owner;
+        continue;
+      }
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(&op)) {
+      // A fill of an empty destination read by one computation initialises
+      // that computation's buffer.
+      Operation *reader = nullptr;
+      bool oneReader = !fill->use_empty() &&
+                       llvm::all_of(fill->getUsers(), [&](Operation *user) {
+                         if (reader && user != reader)
+                           return false;
+                         reader = user;
+                         return true;
+                       });
+      Operation *init = fill.getOutputs()[0].getDefiningOp();
+      if (oneReader && init && free.contains(init) &&
+          isa<tensor::EmptyOp>(init) && reader->getBlock() == &block &&
+          !reader->hasTrait<OpTrait::IsTerminator>() && !getViewSource(reader) &&
+          !isa<linalg::FillOp>(reader)) {
+        foldedBefore[reader].push_back(&op);
+        continue;
+      }
+    }
+    TaskId task = static_cast<TaskId>(graph.ops.size());
+    graph.ops.push_back(&op);
+    SmallVector<Operation *, 1> ops(foldedBefore.lookup(&op));
+    ops.push_back(&op);
+    for (Operation *member : ops)
+      graph.taskOfOp[member] = task;
+    graph.taskOps.push_back(std::move(ops));
+  }
 }
 
 BufferId TensorGraphBuilder::addBuffer(Value root, BufferKind kind,
@@ -293,11 +371,22 @@ static llvm::SetVector<Value> usedValues(Operation &op) {
   return used;
 }
 
+/// Adds `cost` into `total`: work and time add up, workspace is the largest.
+static void accumulate(OpCost &total, const OpCost &cost) {
+  total.flops += cost.flops;
+  total.bytesMoved += cost.bytesMoved;
+  total.seconds += cost.seconds;
+  total.workspaceBytes = std::max(total.workspaceBytes, cost.workspaceBytes);
+  total.isMeasured |= cost.isMeasured;
+  total.isEstimate |= cost.isEstimate;
+}
+
 void TensorGraphBuilder::run() {
   if (failed(checkStructure()))
     return;
   Block &block = func.getBody().front();
   Operation *terminator = block.getTerminator();
+  groupOps();
 
   int64_t position = 0;
   for (Operation &op : block) {
@@ -311,43 +400,50 @@ void TensorGraphBuilder::run() {
              addBuffer(argument, BufferKind::Resident, /*isReadOnly=*/false),
              kNoId);
 
+  // Tasks in the order of their computations, which is program order.
+  graph.costs.resize(graph.ops.size());
+  for (auto [taskId, ops] : llvm::enumerate(graph.taskOps)) {
+    Task task;
+    Operation *anchor = graph.ops[taskId];
+    task.name = anchor->getName().getStringRef().str();
+    for (Operation *op : ops) {
+      OpCost cost = costModel.getCost(op);
+      graph.numEstimatedOps += cost.isEstimate;
+      accumulate(graph.costs[taskId], cost);
+      task.isFence |= !isMemoryEffectFree(op) || isa<CallOpInterface>(op);
+    }
+    task.duration = graph.costs[taskId].seconds;
+    task.workspaceBytes = graph.costs[taskId].workspaceBytes;
+    problem.addTask(std::move(task));
+  }
+
   position = 0;
   for (Operation &op : block.without_terminator()) {
-    OpCost cost = costModel.getCost(&op);
-    if (cost.isEstimate)
-      op.emitRemark() << "memsched has no cost model for '" << op.getName()
-                      << "'; estimated as " << cost.flops << " operations and "
-                      << cost.bytesMoved << " bytes";
-    bool isFence = !isMemoryEffectFree(&op) || isa<CallOpInterface>(&op);
-    // Swaps are ordered by design (their position is the copy's issue
-    // point); only other side effects are worth a remark.
-    if (isFence && !isa<SwapOutOp, SwapInOp>(&op))
-      op.emitRemark() << "memsched keeps '" << op.getName()
-                      << "' in place relative to other side-effecting ops";
-
-    Task task;
-    task.name = op.getName().getStringRef().str();
-    task.duration = cost.seconds;
-    task.workspaceBytes = cost.workspaceBytes;
-    task.isFence = isFence;
-    TaskId taskId = problem.addTask(std::move(task));
-    graph.ops.push_back(&op);
-    graph.taskOfOp[&op] = taskId;
-    graph.costs.push_back(cost);
-
-    // Values captured by payload regions (a scalar, or a tensor read with
-    // tensor.extract inside a linalg.generic) are read like operands.
-    for (Value operand : usedValues(op)) {
-      ValueId valueId = graph.getValueId(operand);
-      problem.addConsumer(valueId, taskId);
-      const scheduling::Value &value = problem.value(valueId);
-      bufferStates[value.buffer].readersSinceWrite.push_back(taskId);
-      // Values that no task writes (empty tensors, views) still order their
-      // defining op before their users.
-      if (Operation *def = operand.getDefiningOp()) {
-        TaskId defTask = graph.getTask(def);
-        if (value.producer != defTask && defTask != kNoId)
-          problem.addDependence(defTask, taskId);
+    TaskId taskId = graph.getTask(&op);
+    if (taskId != kNoId) {
+      // Values captured by payload regions (a scalar, or a tensor read with
+      // tensor.extract inside a linalg.generic) are read like operands.
+      for (Value operand : usedValues(op)) {
+        ValueId valueId = graph.getValueId(operand);
+        const scheduling::Value &value = problem.value(valueId);
+        // A free empty (or a view of one) is a placeholder with undefined
+        // contents: reading it uses no memory. Its buffer comes to life at
+        // the first write, as bufferization allocates it.
+        Operation *def = operand.getDefiningOp();
+        if (def && graph.getTask(def) == kNoId &&
+            problem.buffer(value.buffer).kind == BufferKind::Transient &&
+            value.producer == kNoId)
+          continue;
+        problem.addConsumer(valueId, taskId);
+        bufferStates[value.buffer].readersSinceWrite.push_back(taskId);
+        // Values that no task writes (empty tensors, views) still order
+        // their defining task before their users.
+        if (def) {
+          TaskId defTask = graph.getTask(def);
+          if (value.producer != defTask && defTask != kNoId &&
+              defTask != taskId)
+            problem.addDependence(defTask, taskId);
+        }
       }
     }
     addResults(&op, taskId, position);
@@ -367,9 +463,11 @@ void TensorGraphBuilder::run() {
 
   std::string error;
   if (!problem.verify(&error)) {
-    func.emitError() << "memsched built an invalid scheduling problem for '@"
-                     << func.getSymName() << "': " << error;
     graph.failureReason = error;
+    graph.failureLoc = func.getLoc();
+    graph.failureMessage = "internal error: built an invalid scheduling "
+                           "problem for '@" +
+                           func.getSymName().str() + "': " + error;
     graph.status = TensorGraphStatus::Failed;
     return;
   }
@@ -382,13 +480,22 @@ TensorGraph TensorGraph::build(func::FuncOp func, const CostModel &costModel) {
   return graph;
 }
 
+void TensorGraph::emitStatus(StringRef passName, bool skipIsError) const {
+  if (status == TensorGraphStatus::Built || !failureLoc)
+    return;
+  // At a location, not on an op: an op printed with its diagnostic would dump
+  // the whole function.
+  if (status == TensorGraphStatus::Skipped && !skipIsError)
+    emitRemark(*failureLoc) << passName << " " << failureMessage;
+  else
+    emitError(*failureLoc) << passName << " " << failureMessage;
+}
+
 std::optional<TensorGraph>
 TensorGraph::buildOrEmitError(func::FuncOp func, const CostModel &costModel,
                               StringRef passName) {
   TensorGraph graph = build(func, costModel);
-  if (graph.getStatus() == TensorGraphStatus::Skipped)
-    func.emitError() << passName << " cannot bound the memory of '@"
-                     << func.getSymName() << "': " << graph.getFailureReason();
+  graph.emitStatus(passName, /*skipIsError=*/true);
   if (graph.getStatus() != TensorGraphStatus::Built)
     return std::nullopt;
   return graph;

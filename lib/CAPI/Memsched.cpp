@@ -32,15 +32,8 @@ MlirLogicalResult memschedAnalyzeModule(MlirModule module, MlirStringRef device,
                                         MlirStringCallback callback,
                                         void *userData) {
   ModuleOp moduleOp = unwrap(module);
-  std::string error;
-  FailureOr<DeviceSpec> spec = DeviceSpec::lookup(unwrap(device), error);
-  if (failed(spec)) {
-    moduleOp.emitError() << error;
-    return mlirLogicalResultFailure();
-  }
-  CostModel costModel(*spec);
   FailureOr<std::vector<FunctionReport>> reports =
-      analyzeModule(moduleOp, costModel);
+      analyzeModule(moduleOp, unwrap(device), "memsched");
   if (failed(reports))
     return mlirLogicalResultFailure();
   detail::CallbackOstream stream(callback, userData);

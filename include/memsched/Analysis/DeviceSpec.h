@@ -70,6 +70,22 @@ struct DeviceSpec {
                                                  Operation *anchor,
                                                  StringRef passName);
 
+  /// Resolves a pass's `device=` option for `op`: the option when it is not
+  /// empty, else the `memsched.target_device` attribute of `op` or of its
+  /// nearest ancestor that has one, else the default preset (h100). A given
+  /// option is not recorded here (see record()). Failures are emitted at
+  /// `op`'s location, prefixed with `passName`.
+  static FailureOr<DeviceSpec> resolveOrEmitError(StringRef option,
+                                                  Operation *op,
+                                                  StringRef passName);
+  /// Records a non-empty `device=` option on `op` (memsched.target_device),
+  /// so that later passes and the report plan for the same device. Passes
+  /// call it once they have succeeded, leaving failed functions unchanged.
+  static void record(StringRef option, Operation *op);
+  /// The device `op` is planned for: its own or its nearest ancestor's
+  /// `memsched.target_device`, else the default preset name.
+  static std::string getRecordedName(Operation *op);
+
   /// Returns the spec as a JSON object with the same field names that
   /// `parseJSON` accepts.
   llvm::json::Object toJSON() const;

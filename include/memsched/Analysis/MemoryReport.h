@@ -37,6 +37,8 @@ struct FunctionReport {
   /// Ops whose time is measured (`memsched.cost`, e.g. from a GPU profile
   /// read back by memsched-import-profile) rather than modelled.
   int64_t measuredOps = 0;
+  /// Ops without a cost model, whose time is a conservative estimate.
+  int64_t estimatedOps = 0;
   int64_t residentBytes = 0;
   int64_t peakTransientBytes = 0;
   int64_t peakBytes = 0;
@@ -46,7 +48,8 @@ struct FunctionReport {
   std::string device;
   /// Arena that memsched-plan-buffers is predicted to allocate: the
   /// transient buffers that do not escape, planned with the offset planner
-  /// on their modelled lifetimes (256-byte alignment).
+  /// on their modelled lifetimes (256-byte alignment), and op workspaces
+  /// (scheduling::computeFootprint).
   int64_t arenaBytes = 0;
   /// Max over steps of the live bytes of those buffers.
   int64_t arenaMaxLiveBytes = 0;
@@ -78,8 +81,8 @@ struct FunctionReport {
   llvm::json::Object swap;
   /// The `memsched.fit` dictionary memsched-fit left on the function.
   llvm::json::Object fit;
-  /// resident + arena + escaping: the device memory the function needs
-  /// after buffer planning.
+  /// resident + arena + escaping (scheduling::Footprint): the device memory
+  /// the function needs after buffer planning, what a budget bounds.
   int64_t plannedBytes() const {
     return residentBytes + arenaBytes + escapingBytes;
   }
@@ -113,11 +116,14 @@ FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
 std::optional<int64_t> computeModelPeak(func::FuncOp func,
                                         const CostModel &costModel);
 
-/// Analyzes every function with a body in `module`, in walk order. Fails
-/// when some function cannot be analyzed (its error is already emitted);
-/// skipped functions are reported as such.
+/// Analyzes every function with a body in `module`, in walk order, for the
+/// device `device` names, or when it is empty the device each function
+/// records (DeviceSpec::resolveOrEmitError). Fails when some function cannot
+/// be analyzed (its error is emitted, prefixed with `passName`); skipped
+/// functions are reported as such.
 FailureOr<std::vector<FunctionReport>>
-analyzeModule(ModuleOp module, const CostModel &costModel);
+analyzeModule(ModuleOp module, StringRef device,
+              StringRef passName = "memsched-report");
 
 /// Returns the JSON object of one function, with the contract's field names.
 llvm::json::Object toJSON(const FunctionReport &report,

@@ -5,9 +5,21 @@
 //===----------------------------------------------------------------------===//
 //
 // This file declares TensorGraph, the only place where IR becomes a
-// scheduling problem: ops become tasks, tensor values are grouped into the
-// buffers that one-shot bufferization will create, and arguments and
-// constants become resident buffers (the memory model of the project guide).
+// scheduling problem, the planning graph: tasks are the computations the user
+// wrote, tensor values are grouped into the buffers that one-shot
+// bufferization will create, and arguments and constants become resident
+// buffers (the memory model of the project guide).
+//
+// Bookkeeping ops are not tasks of their own. They are folded into the
+// computation they serve, so that a tree written in destination-passing style
+// is a tree:
+//  - free ops, which compute nothing and allocate nothing where they stand:
+//    constants, `tensor.empty` used only as a destination, and views of
+//    arguments, constants or other free ops. They belong to no task; passes
+//    that move ops put them at the start of the body;
+//  - fills of an empty destination whose only reader is one computation: part
+//    of that computation's task, before it;
+//  - views of a task's results: part of that task, after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,29 +41,32 @@ namespace mlir::memsched {
 enum class TensorGraphStatus {
   /// The graph describes the function.
   Built,
-  /// The function is outside the model but valid (dynamic shapes): it is left
-  /// alone and a remark says why.
+  /// The function is outside the model but valid (dynamic shapes): passes
+  /// leave it alone.
   Skipped,
-  /// The function cannot be handled (several blocks, region ops, ...): an
-  /// error was emitted.
+  /// The function cannot be handled (several blocks, region ops, ...).
   Failed,
 };
 
 /// A function body as a scheduling problem, plus the mapping back to IR.
 class TensorGraph {
 public:
-  /// Builds the graph of `func` in its current op order. Diagnostics are
-  /// emitted on the ops concerned: remarks for skipped functions, for ops
-  /// without a cost model and for side-effecting ops that become fences;
-  /// errors for unsupported structure.
+  /// Builds the graph of `func` in its current op order. Emits nothing:
+  /// analyses run on many candidate copies, so the pass that owns the
+  /// function says why a graph could not be built (emitStatus).
   static TensorGraph build(func::FuncOp func, const CostModel &costModel);
 
   /// Builds the graph of `func` for a pass that must bound its memory:
-  /// std::nullopt when it cannot, with an error naming `passName` for a
-  /// skipped function (the builder reports failures itself).
+  /// std::nullopt when it cannot, with an error naming `passName` at the
+  /// location concerned (for skipped functions too).
   static std::optional<TensorGraph> buildOrEmitError(func::FuncOp func,
                                                      const CostModel &costModel,
                                                      StringRef passName);
+
+  /// Emits why the graph was not built, once, at the location concerned: an
+  /// error for Failed, a remark for Skipped (an error when `skipIsError`),
+  /// prefixed with `passName`. Nothing when Built.
+  void emitStatus(StringRef passName, bool skipIsError = false) const;
   /// How the build ended; the rest is meaningful only when Built.
   TensorGraphStatus getStatus() const { return status; }
   /// Why the function was skipped or failed.
@@ -59,25 +74,43 @@ public:
 
   /// The scheduling problem; task ids follow the current op order.
   const scheduling::Problem &getProblem() const { return problem; }
-  /// The op of a task.
+  /// The computation of a task (its anchor op).
   Operation *getOp(scheduling::TaskId task) const { return ops[task]; }
-  /// The task of an op, or kNoId for the terminator and unknown ops.
+  /// Every op of a task in block order: folded fills, the computation, then
+  /// views of its results. Moving or cloning a task moves or clones these.
+  ArrayRef<Operation *> getOps(scheduling::TaskId task) const {
+    return taskOps[task];
+  }
+  /// Ops that belong to no task (constants, destination-only empties, views
+  /// of those or of arguments), in block order.
+  ArrayRef<Operation *> getFreeOps() const { return freeOps; }
+  /// The task an op belongs to, or kNoId for free ops, the terminator and
+  /// ops outside the function's block.
   scheduling::TaskId getTask(Operation *op) const;
   /// The IR value of a problem value.
   Value getValue(scheduling::ValueId value) const { return values[value]; }
   /// The problem value of an IR value, or kNoId.
   scheduling::ValueId getValueId(Value value) const;
-  /// The cost of each task's op.
+  /// The cost of each task: the sum over its ops.
   const OpCost &getCost(scheduling::TaskId task) const { return costs[task]; }
-  /// Number of ops that are tasks.
+  /// Number of tasks.
   size_t getNumTasks() const { return ops.size(); }
+  /// Number of ops of the block (the terminator excluded) whose cost is an
+  /// estimate (no cost interface).
+  int64_t getNumEstimatedOps() const { return numEstimatedOps; }
 
 private:
   TensorGraphStatus status = TensorGraphStatus::Failed;
   std::string failureReason;
+  /// Where the failure is and the full message emitStatus prints.
+  std::optional<Location> failureLoc;
+  std::string failureMessage;
   scheduling::Problem problem;
   SmallVector<Operation *> ops;
+  std::vector<SmallVector<Operation *, 1>> taskOps;
+  SmallVector<Operation *> freeOps;
   DenseMap<Operation *, scheduling::TaskId> taskOfOp;
+  int64_t numEstimatedOps = 0;
   SmallVector<Value> values;
   DenseMap<Value, scheduling::ValueId> valueIds;
   std::vector<OpCost> costs;

@@ -61,6 +61,7 @@ void TestPrintTensorGraphPass::runOnOperation() {
     if (func.isExternal())
       return;
     TensorGraph graph = TensorGraph::build(func, costModel);
+    graph.emitStatus("memsched");
     if (graph.getStatus() != TensorGraphStatus::Built) {
       os << "tensor-graph @" << func.getSymName()
          << " not built: " << graph.getFailureReason() << "\n";
@@ -121,6 +122,7 @@ void TestPrintPeakMemoryPass::runOnOperation() {
       return;
     FunctionReport report = analyzeFunction(func, costModel);
     if (report.status != TensorGraphStatus::Built) {
+      TensorGraph::build(func, costModel).emitStatus("memsched");
       os << "peak-memory @" << report.name
          << " not built: " << report.skippedReason << "\n";
       return;

@@ -184,7 +184,7 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << "expects '" << name << "' to be a unit attribute";
     return success();
   }
-  if (name == kKernelAttrName) {
+  if (name == kKernelAttrName || name == kTargetDeviceAttrName) {
     if (!isa<StringAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a string, got "

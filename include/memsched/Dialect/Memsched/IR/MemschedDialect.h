@@ -58,6 +58,11 @@ inline constexpr llvm::StringLiteral kHostAttrName = "memsched.host";
 /// Dictionary on a function memsched-device-boundary rewrote to run on the
 /// device: its resident bytes (argument and constant copies) and counts.
 inline constexpr llvm::StringLiteral kDeviceAttrName = "memsched.device";
+/// String attribute on a function (or module): the device preset or .json
+/// file its plan is made for. A pass given `device=` records it on the
+/// function; a pass or report given no `device=` reads it.
+inline constexpr llvm::StringLiteral kTargetDeviceAttrName =
+    "memsched.target_device";
 /// Unit attribute on a host allocation inside a device function (a result
 /// copied out); memsched-device-allocations leaves it in host memory.
 inline constexpr llvm::StringLiteral kHostBufferAttrName =
