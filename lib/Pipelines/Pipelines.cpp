@@ -106,12 +106,14 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
     pm.addNestedPass<func::FuncOp>(createMemschedFitPass(fitOptions));
+  } else {
+    // Without a budget, in-place writes are the last step; with one,
+    // memsched-fit takes them on every candidate it measures, so that
+    // nothing after it changes the footprint it bounded.
+    MemschedInplacePassOptions inplaceOptions;
+    inplaceOptions.device = options.device;
+    pm.addNestedPass<func::FuncOp>(createMemschedInplacePass(inplaceOptions));
   }
-  // In-place writes only shrink buffers' lifetimes further; the budget
-  // stays met.
-  MemschedInplacePassOptions inplaceOptions;
-  inplaceOptions.device = options.device;
-  pm.addNestedPass<func::FuncOp>(createMemschedInplacePass(inplaceOptions));
   if (!options.report.empty()) {
     MemschedReportPassOptions reportOptions;
     reportOptions.format = "json";

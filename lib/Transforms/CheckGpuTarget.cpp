@@ -100,7 +100,7 @@ static std::string findCudaTool(StringRef tool) {
 void CheckGpuTargetPass::runOnOperation() {
   ModuleOp module = getOperation();
   auto fail = [&](const Twine &message) {
-    module.emitError() << "memsched-to-gpu-pipeline: " << message;
+    emitError(module.getLoc()) << "memsched-to-gpu-pipeline: " << message;
     signalPassFailure();
   };
   if (format != "isa" && format != "bin" && format != "fatbin")

@@ -171,19 +171,19 @@ void ExecHarnessPass::runOnOperation() {
   ModuleOp module = getOperation();
   auto target = module.lookupSymbol<func::FuncOp>(funcName);
   if (!target || target.isExternal()) {
-    module.emitError() << "memsched-exec-harness: no function with a body "
+    emitError(module.getLoc()) << "memsched-exec-harness: no function with a body "
                           "named '@"
                        << funcName << "'";
     return signalPassFailure();
   }
   if (module.lookupSymbol(kMainName)) {
-    module.emitError() << "memsched-exec-harness: the module already has a "
+    emitError(module.getLoc()) << "memsched-exec-harness: the module already has a "
                           "symbol named '@"
                        << kMainName << "'";
     return signalPassFailure();
   }
   if (intModulus <= 0) {
-    module.emitError() << "memsched-exec-harness: int-modulus must be "
+    emitError(module.getLoc()) << "memsched-exec-harness: int-modulus must be "
                           "positive, got "
                        << intModulus.getValue();
     return signalPassFailure();
@@ -195,7 +195,7 @@ void ExecHarnessPass::runOnOperation() {
     if ((tensorType && !tensorType.hasStaticShape()) ||
         (!tensorType && isa<ShapedType>(type)) ||
         !isSupportedElementType(elementType)) {
-      target.emitError() << "memsched-exec-harness: cannot build inputs or "
+      emitError(target.getLoc()) << "memsched-exec-harness: cannot build inputs or "
                             "print results of type "
                          << type
                          << "; only static tensors and scalars of integer, "

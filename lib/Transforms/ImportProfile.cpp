@@ -69,15 +69,15 @@ readProfile(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
 void ImportProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (profile.empty()) {
-    module.emitError() << "memsched-import-profile: profile= is required";
+    emitError(module.getLoc()) << "memsched-import-profile: profile= is required";
     return signalPassFailure();
   }
   if (calls <= 0) {
-    module.emitError() << "memsched-import-profile: calls must be positive";
+    emitError(module.getLoc()) << "memsched-import-profile: calls must be positive";
     return signalPassFailure();
   }
   FailureOr<llvm::StringMap<double>> totals =
-      readProfile(profile, [&] { return module.emitError(); });
+      readProfile(profile, [&] { return emitError(module.getLoc()); });
   if (failed(totals))
     return signalPassFailure();
 
@@ -99,7 +99,7 @@ void ImportProfilePass::runOnOperation() {
       ++measured;
     });
   }
-  module.emitRemark() << "memsched-import-profile: measured costs for "
+  emitRemark(module.getLoc()) << "memsched-import-profile: measured costs for "
                       << measured << " of " << tagged << " ops ("
                       << totals->size() << " kernels in the profile)";
 }

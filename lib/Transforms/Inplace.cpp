@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PlanRewrite.h"
 #include "memsched/Analysis/CostModel.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
@@ -18,6 +19,8 @@
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Transforms/Passes.h"
+
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDINPLACEPASS
@@ -28,29 +31,9 @@ using namespace mlir;
 using namespace mlir::memsched;
 namespace sched = mlir::memsched::scheduling;
 
-namespace {
-struct InplacePass
-    : public memsched::impl::MemschedInplacePassBase<InplacePass> {
-  using Base::Base;
-  void runOnOperation() override;
-};
-} // namespace
-
-void InplacePass::runOnOperation() {
-  func::FuncOp func = getOperation();
-  // Host glue (memsched-exec-harness's main) is not a training step.
-  if (func.isExternal() || func->hasAttr(kHostAttrName))
-    return;
-  FailureOr<DeviceSpec> spec =
-      DeviceSpec::lookupOrEmitError(device, func, "memsched-inplace");
-  if (failed(spec))
-    return signalPassFailure();
-  CostModel costModel(*spec);
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() == TensorGraphStatus::Skipped)
-    return markAllAnalysesPreserved();
-  if (graph.getStatus() == TensorGraphStatus::Failed)
-    return signalPassFailure();
+int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
+                                             const TensorGraph &graph,
+                                             bool donateArguments) {
   const sched::Problem &problem = graph.getProblem();
 
   // Last step reading or writing each buffer (-1 if none does), and which
@@ -83,7 +66,6 @@ void InplacePass::runOnOperation() {
     swappedOut.insert(getBuffer(swapOut.getSource()));
   });
 
-  std::optional<int64_t> before = computeModelPeak(func, costModel);
   int64_t rewritten = 0;
   for (sched::TaskId task = 0;
        task < static_cast<sched::TaskId>(graph.getNumTasks()); ++task) {
@@ -133,10 +115,45 @@ void InplacePass::runOnOperation() {
       }
     }
   }
+  return rewritten;
+}
+
+namespace {
+struct InplacePass
+    : public memsched::impl::MemschedInplacePassBase<InplacePass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+void InplacePass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName))
+    return;
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::resolveOrEmitError(device, func, "memsched-inplace");
+  if (failed(spec))
+    return signalPassFailure();
+  // The device is recorded once the pass has succeeded; a failed pass leaves
+  // the function as it was.
+  llvm::scope_exit recordDevice([&] {
+    if (!getPassState().irAndPassFailed.getInt())
+      DeviceSpec::record(device, func);
+  });
+  CostModel costModel(*spec);
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  graph.emitStatus("memsched-inplace");
+  if (graph.getStatus() == TensorGraphStatus::Skipped)
+    return markAllAnalysesPreserved();
+  if (graph.getStatus() == TensorGraphStatus::Failed)
+    return signalPassFailure();
+  std::optional<int64_t> before = computeModelPeak(func, costModel);
+  int64_t rewritten = applyInplaceRewrites(func, graph, donateArguments);
   if (rewritten == 0)
     return markAllAnalysesPreserved();
   std::optional<int64_t> after = computeModelPeak(func, costModel);
-  InFlightDiagnostic remark = func.emitRemark();
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "memsched-inplace: " << rewritten << " ops write into a dead input";
   if (before && after)
     remark << "; peak " << formatBytes(*before) << " -> "

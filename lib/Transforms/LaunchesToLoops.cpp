@@ -54,14 +54,14 @@ void LaunchesToLoopsPass::runOnOperation() {
       [&](gpu::LaunchOp launch) { launches.push_back(launch); });
   for (gpu::LaunchOp launch : launches) {
     if (needsConcurrentThreads(launch)) {
-      launch.emitError() << "memsched-launches-to-loops: this launch uses "
+      emitError(launch.getLoc()) << "memsched-launches-to-loops: this launch uses "
                             "barriers, shuffles, shared memory, clusters or "
                             "async tokens; its threads cannot run one after "
                             "another";
       return signalPassFailure();
     }
     if (!launch.getBody().hasOneBlock()) {
-      launch.emitError() << "memsched-launches-to-loops: the launch body has "
+      emitError(launch.getLoc()) << "memsched-launches-to-loops: the launch body has "
                             "several blocks";
       return signalPassFailure();
     }

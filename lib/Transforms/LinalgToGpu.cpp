@@ -307,7 +307,7 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
     op->moveBefore(wrapper.getBody()->getTerminator());
     rewriter.setInsertionPoint(op);
     if (failed(linalg::linalgOpToLoops(rewriter, op)))
-      return op.emitError() << "memsched-linalg-to-gpu: cannot lower this op "
+      return emitError(op.getLoc()) << "memsched-linalg-to-gpu: cannot lower this op "
                                "to loops";
     rewriter.eraseOp(op);
     if (failed(gpu::setMappingAttr(
@@ -321,7 +321,7 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
     FailureOr<linalg::GenericOp> generalized =
         linalg::generalizeNamedOp(rewriter, op);
     if (failed(generalized))
-      return op.emitError() << "memsched-linalg-to-gpu: cannot generalize "
+      return emitError(op.getLoc()) << "memsched-linalg-to-gpu: cannot generalize "
                                "this op";
     generic = *generalized;
   }
@@ -338,7 +338,7 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
     FailureOr<linalg::GenericOp> interchanged =
         linalg::interchangeGenericOp(rewriter, generic, order);
     if (failed(interchanged))
-      return generic.emitError() << "memsched-linalg-to-gpu: cannot move the "
+      return emitError(generic.getLoc()) << "memsched-linalg-to-gpu: cannot move the "
                                     "parallel loops of this op outermost";
     generic = *interchanged;
   }
@@ -350,11 +350,11 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
   FailureOr<linalg::LinalgLoops> loops =
       linalg::linalgOpToParallelLoops(rewriter, generic);
   if (failed(loops) || loops->empty())
-    return generic.emitError() << "memsched-linalg-to-gpu: cannot lower this "
+    return emitError(generic.getLoc()) << "memsched-linalg-to-gpu: cannot lower this "
                                   "op to parallel loops";
   auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
   if (!parallel || parallel.getNumLoops() != numParallel)
-    return generic.emitError() << "memsched-linalg-to-gpu: expected one "
+    return emitError(generic.getLoc()) << "memsched-linalg-to-gpu: expected one "
                                   "parallel loop nest over the op's "
                                << numParallel << " parallel dimensions";
   rewriter.eraseOp(generic);
@@ -441,7 +441,7 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   configureParallelLoopToGPULegality(target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))
-    return func.emitError() << "memsched-linalg-to-gpu: the parallel loops of "
+    return emitError(func.getLoc()) << "memsched-linalg-to-gpu: the parallel loops of "
                                "'@"
                             << func.getSymName() << "' cannot become launches";
   finalizeParallelLoopToGPUConversion(func);
@@ -449,7 +449,7 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
   SmallVector<gpu::LaunchOp> launches;
   func.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
   if (launches.size() != names.size())
-    return func.emitError()
+    return emitError(func.getLoc())
            << "memsched-linalg-to-gpu: internal error: " << names.size()
            << " mapped loops became " << launches.size() << " launches";
   auto moduleName = FlatSymbolRefAttr::get(

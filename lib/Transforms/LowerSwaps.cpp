@@ -194,13 +194,13 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
 
 void LowerSwapsPass::runOnOperation() {
   if (target != "cpu" && target != "gpu") {
-    getOperation().emitError() << "memsched-lower-swaps: unknown target '"
+    emitError(getOperation().getLoc()) << "memsched-lower-swaps: unknown target '"
                                << target << "'; expected cpu or gpu";
     return signalPassFailure();
   }
   ModuleOp module = getOperation();
   FailureOr<DeviceSpec> spec =
-      DeviceSpec::lookupOrEmitError(device, module, "memsched-lower-swaps");
+      DeviceSpec::resolveOrEmitError(device, module, "memsched-lower-swaps");
   if (failed(spec))
     return signalPassFailure();
   costs.emplace(*spec);
@@ -215,13 +215,13 @@ void LowerSwapsPass::runOnOperation() {
                                           : WalkResult::advance();
     });
     if (swaps.wasInterrupted() && !func.getBody().hasOneBlock()) {
-      func.emitError() << "memsched-lower-swaps handles single-block "
+      emitError(func.getLoc()) << "memsched-lower-swaps handles single-block "
                           "functions only";
       supported = false;
     }
     func.walk([&](SwapOutOp out) {
       if (!getStorageBytes(out.getSource().getType())) {
-        out.emitError() << "memsched-lower-swaps cannot size "
+        emitError(out.getLoc()) << "memsched-lower-swaps cannot size "
                         << out.getSource().getType();
         supported = false;
       }

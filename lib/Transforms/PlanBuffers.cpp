@@ -72,19 +72,19 @@ void PlanBuffersPass::runOnOperation() {
   std::optional<sched::OffsetAlgorithm> parsed =
       sched::parseOffsetAlgorithm(algorithm);
   if (!parsed) {
-    func.emitError() << "memsched-plan-buffers: unknown algorithm '"
+    emitError(func.getLoc()) << "memsched-plan-buffers: unknown algorithm '"
                      << algorithm << "'; expected one of: "
                      << sched::getOffsetAlgorithmNames();
     return signalPassFailure();
   }
   if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
-    func.emitError() << "memsched-plan-buffers: alignment must be a positive "
+    emitError(func.getLoc()) << "memsched-plan-buffers: alignment must be a positive "
                         "power of two, got "
                      << static_cast<int64_t>(alignment);
     return signalPassFailure();
   }
   if (timeLimitMs < 0) {
-    func.emitError() << "memsched-plan-buffers: time-limit-ms must not be "
+    emitError(func.getLoc()) << "memsched-plan-buffers: time-limit-ms must not be "
                         "negative";
     return signalPassFailure();
   }
@@ -101,13 +101,13 @@ void PlanBuffersPass::runOnOperation() {
       space = parseAttribute(memorySpace, &getContext());
     }
     if (!space) {
-      func.emitError() << "memsched-plan-buffers: cannot parse memory space '"
+      emitError(func.getLoc()) << "memsched-plan-buffers: cannot parse memory space '"
                        << memorySpace << "': " << parseError;
       return signalPassFailure();
     }
   }
   if (!func.getBody().hasOneBlock()) {
-    func.emitRemark() << "memsched-plan-buffers leaves '@" << func.getSymName()
+    emitRemark(func.getLoc()) << "memsched-plan-buffers leaves '@" << func.getSymName()
                       << "' unchanged: it has several blocks";
     return markAllAnalysesPreserved();
   }
@@ -116,12 +116,14 @@ void PlanBuffersPass::runOnOperation() {
   DenseMap<Operation *, int64_t> steps = numberOps(block);
   std::vector<PlannedBuffer> buffers;
   int64_t unplanned = 0;
+  std::string firstUnplannedReason;
   uint64_t requiredAlignment = alignment;
   func.walk([&](memref::AllocOp alloc) {
+    // Unplanned allocations are counted, not remarked on one by one: a
+    // training step returns hundreds of buffers.
     if (alloc->getBlock() != &block) {
-      alloc.emitRemark() << "memsched-plan-buffers leaves this allocation as "
-                            "it is: it is in a nested region";
-      ++unplanned;
+      if (!unplanned++)
+        firstUnplannedReason = "it is in a nested region";
       return;
     }
     std::string reason = checkPlannable(alloc, space);
@@ -131,10 +133,8 @@ void PlanBuffersPass::runOnOperation() {
       reason = uses.escapeReason;
     }
     if (!reason.empty()) {
-      alloc.emitRemark() << "memsched-plan-buffers leaves this allocation as "
-                            "it is: "
-                         << reason;
-      ++unplanned;
+      if (!unplanned++)
+        firstUnplannedReason = reason;
       return;
     }
     if (!uses.isUsed())
@@ -158,12 +158,12 @@ void PlanBuffersPass::runOnOperation() {
   std::optional<sched::OffsetPlan> plan =
       sched::planOffsets(requests, options, &error);
   if (!plan) {
-    func.emitError() << "memsched-plan-buffers: " << error;
+    emitError(func.getLoc()) << "memsched-plan-buffers: " << error;
     return signalPassFailure();
   }
   if (!sched::verifyOffsets(requests, plan->offsets, options.alignment,
                             &error)) {
-    func.emitError() << "memsched-plan-buffers: internal error: the plan "
+    emitError(func.getLoc()) << "memsched-plan-buffers: internal error: the plan "
                         "is invalid: "
                      << error;
     return signalPassFailure();
@@ -217,13 +217,14 @@ void PlanBuffersPass::runOnOperation() {
                            builder.getI64IntegerAttr(unplanned)),
   };
   func->setAttr(kPlanAttrName, builder.getDictionaryAttr(fields));
-  func.emitRemark() << "memsched-plan-buffers: " << buffers.size()
+  emitRemark(func.getLoc()) << "memsched-plan-buffers: " << buffers.size()
                     << " buffers in one arena of "
                     << formatBytes(plan->arenaBytes) << " (max live "
                     << formatBytes(plan->maxLiveBytes) << ", fragmentation "
                     << llvm::formatv("{0:F3}", plan->fragmentation()).str()
                     << "x, " << plan->algorithm << ")"
                     << (unplanned ? ", " + std::to_string(unplanned) +
-                                        " left as they are"
+                                        " left as they are (the first: " +
+                                        firstUnplannedReason + ")"
                                   : std::string());
 }

@@ -1,13 +1,15 @@
-//===- SwapRewrite.cpp - Applying swap plans to functions -------*- C++ -*-===//
+//===- PlanRewrite.cpp - Applying swap plans to functions -------*- C++ -*-===//
 //
 // Part of the memsched project.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SwapRewrite.h"
+#include "PlanRewrite.h"
 #include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -29,13 +31,17 @@ void mlir::memsched::applySwapDecisions(
   };
   DenseMap<Operation *, sched::TaskId> positionOf;
   for (size_t task = 0; task < graph.getNumTasks(); ++task)
-    positionOf[mapping.lookup(graph.getOp(static_cast<sched::TaskId>(task)))] =
-        static_cast<sched::TaskId>(task);
+    for (Operation *op : graph.getOps(static_cast<sched::TaskId>(task)))
+      positionOf[mapping.lookup(op)] = static_cast<sched::TaskId>(task);
+  // Swaps go after a task's last op (the views of its results included).
+  auto lastOpOf = [&](sched::TaskId task) {
+    return mapping.lookup(graph.getOps(task).back());
+  };
 
   SmallVector<Value> hostCopies;
   for (const sched::SwapDecision &swap : swaps) {
     Value value = mapping.lookup(graph.getValue(swap.value));
-    Operation *definer = mapping.lookup(graph.getOp(swap.issueAfter));
+    Operation *definer = lastOpOf(swap.issueAfter);
     auto tensorType = cast<RankedTensorType>(value.getType());
     Operation *out = insertAfter(definer, [&](OpBuilder &builder) {
       return SwapOutOp::create(
@@ -48,7 +54,7 @@ void mlir::memsched::applySwapDecisions(
   }
   for (auto [index, swap] : llvm::enumerate(swaps)) {
     Value value = mapping.lookup(graph.getValue(swap.value));
-    Operation *prefetch = mapping.lookup(graph.getOp(swap.prefetchAfter));
+    Operation *prefetch = lastOpOf(swap.prefetchAfter);
     Operation *in = insertAfter(prefetch, [&](OpBuilder &builder) {
       return SwapInOp::create(builder, value.getLoc(), value.getType(),
                               hostCopies[index])
@@ -68,7 +74,7 @@ LogicalResult mlir::memsched::checkBudgetIsAboveWorkingSets(
     func::FuncOp func, const TensorGraph &graph, int64_t residentBytes,
     int64_t budgetBytes, StringRef passName) {
   if (budgetBytes < residentBytes) {
-    func.emitError() << passName << ": the budget of "
+    emitError(func.getLoc()) << passName << ": the budget of "
                      << formatBytes(budgetBytes) << " (" << budgetBytes
                      << " B) is below the resident memory of '@"
                      << func.getSymName() << "', " << formatBytes(residentBytes)
@@ -92,7 +98,7 @@ LogicalResult mlir::memsched::checkBudgetIsAboveWorkingSets(
   }
   if (largestTask != sched::kNoId && residentBytes + largest > budgetBytes) {
     int64_t needed = residentBytes + largest;
-    InFlightDiagnostic diag = func.emitError();
+    InFlightDiagnostic diag = emitError(func.getLoc());
     diag << passName << ": the budget of " << formatBytes(budgetBytes) << " ("
          << budgetBytes << " B) is below the largest single op's working set: "
          << formatBytes(needed) << " (" << needed << " B: resident "
@@ -124,4 +130,64 @@ std::vector<bool> mlir::memsched::getSwappableValues(const TensorGraph &graph) {
     swappable[id] = type && type.hasStaticShape() && !type.getEncoding();
   }
   return swappable;
+}
+
+void mlir::memsched::applyRematPlan(const TensorGraph &graph,
+                                    const sched::RematPlan &plan,
+                                    const IRMapping &mapping) {
+  int32_t numTasks = static_cast<int32_t>(graph.getNumTasks());
+  auto workOp = [&](sched::TaskId task) {
+    return mapping.lookup(graph.getOps(task).front());
+  };
+  // Each clone run copies every op of its task; `copies[k]` maps the work
+  // function's values to the copies clone `k` made.
+  SmallVector<IRMapping> copies;
+  auto copyOf = [&](int32_t k, sched::ValueId v) -> Value {
+    return copies[k].lookup(mapping.lookup(graph.getValue(v)));
+  };
+  SmallVector<SmallVector<const sched::RematRedirect *>> cloneReads(
+      plan.clones.size());
+  for (const sched::RematRedirect &redirect : plan.redirects)
+    if (redirect.reader >= numTasks)
+      cloneReads[redirect.reader - numTasks].push_back(&redirect);
+
+  for (auto [index, clone] : llvm::enumerate(plan.clones)) {
+    IRMapping operands;
+    for (const sched::RematRedirect *redirect : cloneReads[index])
+      operands.map(mapping.lookup(graph.getValue(redirect->value)),
+                   copyOf(redirect->clone, redirect->value));
+    OpBuilder builder(workOp(clone.insertBefore));
+    for (Operation *op : graph.getOps(clone.task)) {
+      Operation *copy = builder.clone(*mapping.lookup(op), operands);
+      copy->setAttr(kRecomputeAttrName,
+                    builder.getI64IntegerAttr(static_cast<int64_t>(index)));
+    }
+    copies.push_back(std::move(operands));
+  }
+  for (const sched::RematRedirect &redirect : plan.redirects) {
+    if (redirect.reader >= numTasks)
+      continue;
+    Value original = mapping.lookup(graph.getValue(redirect.value));
+    Value copy = copyOf(redirect.clone, redirect.value);
+    // Any op of the reading task may read it, payload regions included
+    // (tensor.extract).
+    for (Operation *reader : graph.getOps(redirect.reader)) {
+      Operation *workReader = mapping.lookup(reader);
+      original.replaceUsesWithIf(copy, [&](OpOperand &use) {
+        return workReader->isAncestor(use.getOwner());
+      });
+    }
+  }
+}
+
+void mlir::memsched::numberAllocations(func::FuncOp func) {
+  // CSE would merge identical empty tensors, making a dropped buffer and a
+  // later one share an allocation again; number them apart.
+  int64_t allocation = 0;
+  MLIRContext *context = func.getContext();
+  func.walk([&](tensor::EmptyOp empty) {
+    empty->setAttr(
+        kAllocationAttrName,
+        IntegerAttr::get(IntegerType::get(context, 64), allocation++));
+  });
 }

@@ -1,17 +1,17 @@
-//===- SwapRewrite.h - Applying swap plans to functions ---------*- C++ -*-===//
+//===- PlanRewrite.h - Writing memory plans into functions ------*- C++ -*-===//
 //
 // Part of the memsched project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Shared by memsched-swap and memsched-fit: writing a swap plan into a
-// function as memsched.swap_out / memsched.swap_in ops, and the checks on a
-// budget both passes make before planning.
+// Shared by the budget passes (memsched-remat, memsched-swap, memsched-fit)
+// and memsched-inplace: writing recomputation, swap and in-place decisions
+// into a function. The decisions come from lib/Scheduling.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_LIB_TRANSFORMS_SWAPREWRITE_H
-#define MEMSCHED_LIB_TRANSFORMS_SWAPREWRITE_H
+#ifndef MEMSCHED_LIB_TRANSFORMS_PLANREWRITE_H
+#define MEMSCHED_LIB_TRANSFORMS_PLANREWRITE_H
 
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Scheduling/Remat.h"
@@ -47,6 +47,13 @@ void applyRematPlan(const TensorGraph &graph, const scheduling::RematPlan &plan,
 /// number, so CSE cannot merge allocations planned apart.
 void numberAllocations(func::FuncOp func);
 
+/// Lets elementwise linalg ops of \p func whose payload ignores their init
+/// write into a dead input of the same type instead (one-shot bufferization
+/// then reuses that buffer); \p graph is \p func's. Arguments are written
+/// only with \p donateArguments. Returns the number of ops rewritten.
+int64_t applyInplaceRewrites(func::FuncOp func, const TensorGraph &graph,
+                             bool donateArguments);
+
 /// By ValueId of \p graph: whether the value has a host form (a ranked
 /// tensor without an encoding), i.e. may be swapped.
 std::vector<bool> getSwappableValues(const TensorGraph &graph);
@@ -56,4 +63,4 @@ bool hasSwapOps(func::FuncOp func);
 
 } // namespace mlir::memsched
 
-#endif // MEMSCHED_LIB_TRANSFORMS_SWAPREWRITE_H
+#endif // MEMSCHED_LIB_TRANSFORMS_PLANREWRITE_H

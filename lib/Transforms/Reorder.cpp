@@ -6,8 +6,9 @@
 //
 // This file implements the reorder pass: the function's tensor graph goes to
 // the schedulers of lib/Scheduling, and the ops are moved into the order they
-// return. Every op of the body is a task of the graph, so moving the tasks
-// moves everything but the terminator.
+// return. Free ops (constants, empties, views of arguments) go first, then
+// each task's ops together in the new order, which moves every op but the
+// terminator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,8 @@
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Transforms/Passes.h"
+
+#include "llvm/ADT/ScopeExit.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -85,24 +88,31 @@ void ReorderPass::runOnOperation() {
   std::optional<sched::ReorderAlgorithm> parsed =
       sched::parseReorderAlgorithm(algorithm);
   if (!parsed) {
-    func.emitError() << "memsched-reorder: unknown algorithm '" << algorithm
+    emitError(func.getLoc()) << "memsched-reorder: unknown algorithm '" << algorithm
                      << "'; expected one of: "
                      << sched::getReorderAlgorithmNames();
     return signalPassFailure();
   }
   if (timeLimitMs < 0 || exactMaxTasks < 0) {
-    func.emitError() << "memsched-reorder: time-limit-ms and exact-max-tasks "
+    emitError(func.getLoc()) << "memsched-reorder: time-limit-ms and exact-max-tasks "
                         "must not be negative";
     return signalPassFailure();
   }
   std::string error;
   FailureOr<DeviceSpec> spec =
-      DeviceSpec::lookupOrEmitError(device, func, "memsched-reorder");
+      DeviceSpec::resolveOrEmitError(device, func, "memsched-reorder");
   if (failed(spec))
     return signalPassFailure();
+  // The device is recorded once the pass has succeeded; a failed pass leaves
+  // the function as it was.
+  llvm::scope_exit recordDevice([&] {
+    if (!getPassState().irAndPassFailed.getInt())
+      DeviceSpec::record(device, func);
+  });
   CostModel costModel(*spec);
 
   TensorGraph graph = TensorGraph::build(func, costModel);
+  graph.emitStatus("memsched-reorder");
   if (graph.getStatus() == TensorGraphStatus::Skipped)
     return markAllAnalysesPreserved();
   if (graph.getStatus() == TensorGraphStatus::Failed)
@@ -116,7 +126,7 @@ void ReorderPass::runOnOperation() {
   std::optional<sched::ReorderResult> result =
       sched::reorder(problem, options, &error);
   if (!result) {
-    func.emitError() << "memsched-reorder: " << error;
+    emitError(func.getLoc()) << "memsched-reorder: " << error;
     return signalPassFailure();
   }
 
@@ -124,33 +134,43 @@ void ReorderPass::runOnOperation() {
   SmallVector<Operation *> original, reordered;
   for (Operation &op : block.without_terminator())
     original.push_back(&op);
+  llvm::append_range(reordered, graph.getFreeOps());
   for (sched::TaskId task : result->order)
-    reordered.push_back(graph.getOp(task));
+    llvm::append_range(reordered, graph.getOps(task));
   if (reordered.size() != original.size()) {
-    func.emitError() << "memsched-reorder: internal error: the order has "
+    emitError(func.getLoc()) << "memsched-reorder: internal error: the order has "
                      << reordered.size() << " ops, the body "
                      << original.size();
     return signalPassFailure();
   }
   if (Operation *op = findDominanceViolation(block, reordered)) {
-    op->emitError() << "memsched-reorder: internal error: the new order "
+    emitError(op->getLoc()) << "memsched-reorder: internal error: the new order "
                        "would use a value before its definition here";
     return signalPassFailure();
   }
 
   int64_t resident = problem.residentBytes();
   int64_t before = resident + result->programPeakTransientBytes;
+  FunctionReport input = analyzeFunction(func, costModel);
   moveInto(block, reordered);
-  // The graph of the new order decides in-place writes afresh; keep the
-  // input order if that models worse than both the input and what the
-  // scheduler predicted (a named heuristic may be worse than the input on
-  // purpose).
-  std::optional<int64_t> after = computeModelPeak(func, costModel);
+  // The graph of the new order decides in-place writes afresh. `auto` never
+  // raises the planned bytes (what a budget bounds) or the peak; a named
+  // algorithm's order is kept unless it models worse than both the input
+  // and what the scheduler predicted (a heuristic may be worse than the
+  // input on purpose).
+  FunctionReport output = analyzeFunction(func, costModel);
+  std::optional<int64_t> after;
+  if (output.status == TensorGraphStatus::Built)
+    after = output.peakBytes;
   int64_t predicted = resident + result->peakTransientBytes;
   bool restored = !after || (*after > before && *after > predicted);
+  if (*parsed == sched::ReorderAlgorithm::Auto && after &&
+      (output.plannedBytes() > input.plannedBytes() || *after > before))
+    restored = true;
   if (restored) {
     moveInto(block, original);
     after = before;
+    output = input;
   }
 
   Builder builder(&getContext());
@@ -167,20 +187,21 @@ void ReorderPass::runOnOperation() {
                            builder.getI64IntegerAttr(before)),
       builder.getNamedAttr("peak_after_bytes",
                            builder.getI64IntegerAttr(*after)),
+      builder.getNamedAttr("planned_before_bytes",
+                           builder.getI64IntegerAttr(input.plannedBytes())),
+      builder.getNamedAttr("planned_after_bytes",
+                           builder.getI64IntegerAttr(output.plannedBytes())),
       builder.getNamedAttr("lower_bound_bytes",
                            builder.getI64IntegerAttr(
                                resident + result->lowerBoundTransientBytes)),
       builder.getNamedAttr("optimal",
                            builder.getBoolAttr(result->isOptimal && !restored)),
-      builder.getNamedAttr(
-          "solve_time_ms",
-          builder.getF64FloatAttr(std::round(result->seconds * 1e6) / 1e3)),
       builder.getNamedAttr("candidates", builder.getDictionaryAttr(candidates)),
   };
   func->setAttr(kReorderAttrName, builder.getDictionaryAttr(fields));
 
   double ratio = *after > 0 ? static_cast<double>(before) / *after : 1.0;
-  InFlightDiagnostic remark = func.emitRemark();
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "memsched-reorder: peak " << formatBytes(before) << " -> "
          << formatBytes(*after) << " (" << llvm::formatv("{0:F2}", ratio).str()
          << "x) with " << chosen;

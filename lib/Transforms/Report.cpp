@@ -36,7 +36,7 @@ static LogicalResult writeOutput(ModuleOp module, StringRef path,
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return module.emitError() << "memsched-report: " << error;
+    return emitError(module.getLoc()) << "memsched-report: " << error;
   write(file->os());
   file->keep();
   return success();
@@ -52,20 +52,14 @@ struct ReportPass : public memsched::impl::MemschedReportPassBase<ReportPass> {
 void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (format != "text" && format != "json") {
-    module.emitError() << "memsched-report: unknown format '" << format
+    emitError(module.getLoc()) << "memsched-report: unknown format '" << format
                        << "'; expected text or json";
     return signalPassFailure();
   }
-  FailureOr<DeviceSpec> spec =
-      DeviceSpec::lookupOrEmitError(device, module, "memsched-report");
-  if (failed(spec))
-    return signalPassFailure();
-  CostModel costModel(*spec);
-
   ReportOptions reportOptions;
   reportOptions.includeTimeline = timeline;
   FailureOr<std::vector<FunctionReport>> reports =
-      analyzeModule(module, costModel);
+      analyzeModule(module, device);
   if (failed(reports))
     return signalPassFailure();
 

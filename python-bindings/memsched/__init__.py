@@ -13,7 +13,7 @@ from . import _memsched
 __all__ = ["MLIRError", "analyze", "optimize", "run_pipeline", "report"]
 
 
-def analyze(text, device="h100", timeline=True):
+def analyze(text, device=None, timeline=True):
     """Returns the memory report of every function in ``text``.
 
     The result is the JSON report of ``memsched-report`` as a dict:
@@ -21,10 +21,12 @@ def analyze(text, device="h100", timeline=True):
     "peak_transient_bytes", "peak_bytes", "lower_bound_bytes",
     "max_live_bytes", "modeled_time_s", "device", "timeline"}]}``.
     ``device`` is a preset name (h100, h200, a100-80gb, cpu) or the path of
-    a JSON device file. With ``timeline`` each function also has per-step
+    a JSON device file; ``None`` uses the device each function records
+    (``memsched.target_device``, set by the passes given a device), else
+    h100. With ``timeline`` each function also has per-step
     ``ops``, ``start_s``, ``end_s`` and ``live_bytes`` lists.
     """
-    return _json.loads(_memsched.analyze(text, device, timeline))
+    return _json.loads(_memsched.analyze(text, device or "", timeline))
 
 
 def run_pipeline(text, pipeline):
@@ -37,7 +39,7 @@ def run_pipeline(text, pipeline):
     return _memsched.run_pipeline(text, pipeline)
 
 
-def reorder(text, algorithm="auto", time_limit_ms=2000, device="h100"):
+def reorder(text, algorithm="auto", time_limit_ms=2000, device=None):
     """Runs ``memsched-reorder`` on every function of ``text`` and returns
     the reordered module.
 
@@ -47,12 +49,13 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device="h100"):
     as the function's ``reorder`` entry (peak before and after, chosen
     algorithm, every candidate's peak).
     """
-    return run_pipeline(
-        text, "func.func(memsched-reorder{algorithm=%s time-limit-ms=%d "
-        "device=%s})" % (algorithm, time_limit_ms, device))
+    options = "algorithm=%s time-limit-ms=%d" % (algorithm, time_limit_ms)
+    if device:
+        options += " device=%s" % device
+    return run_pipeline(text, "func.func(memsched-reorder{%s})" % options)
 
 
-def optimize(text, budget=None, device="h100", allow_remat=True,
+def optimize(text, budget=None, device=None, allow_remat=True,
              allow_swap=True):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
@@ -68,15 +71,16 @@ def optimize(text, budget=None, device="h100", allow_remat=True,
     ``modeled_time_s`` describe the result. An unreachable budget raises
     ``MLIRError`` naming the smallest reachable one.
     """
-    options = ["device=%s" % device,
-               "allow-remat=%s" % ("true" if allow_remat else "false"),
+    options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
                "allow-swap=%s" % ("true" if allow_swap else "false")]
     if budget is not None:
         if isinstance(budget, int):
             budget = "%dB" % budget
         options.append("budget=%s" % budget)
+    if device:
+        options.append("device=%s" % device)
     module = run_pipeline(text, "memsched-optimize{%s}" % " ".join(options))
-    return module, analyze(module, device=device, timeline=False)
+    return module, analyze(module, timeline=False)
 
 
 def report(analysis):
@@ -87,6 +91,9 @@ def report(analysis):
         if "skipped" in function:
             lines.append("  skipped: %s" % function["skipped"])
             continue
+        row = lambda label, count: lines.append(
+            "  %-22s%12s  (%d bytes)" % (label, format_bytes(count), count))
+        row("planned (device)", function["planned_bytes"])
         lines.append("  %-22s%12d" % ("ops", function["ops"]))
         for label, key in [("resident", "resident_bytes"),
                            ("peak transient", "peak_transient_bytes"),
@@ -111,9 +118,25 @@ def report(analysis):
                           else ""))
             for label, key in [("peak before reorder", "peak_before_bytes"),
                                ("peak after reorder", "peak_after_bytes")]:
-                lines.append("  %-22s%12s  (%d bytes)" %
-                             (label, format_bytes(reordered[key]),
-                              reordered[key]))
+                row(label, reordered[key])
+        fit = function.get("fit")
+        if fit:
+            row("budget", fit["budget_bytes"])
+            row("planned before", fit["planned_before_bytes"])
+            row("planned after", fit["planned_after_bytes"])
+            lines.append("  %-22s%12s" % ("met with", fit["chosen"]))
+        remat = function.get("remat")
+        if remat:
+            lines.append("  %-22s%12d" % ("recomputed ops",
+                                          remat["recomputed_ops"]))
+            lines.append("  %-22s%12s" % ("recompute time", "%.3e s"
+                                          % remat["recompute_time_s"]))
+        if function.get("swap_ops"):
+            lines.append("  %-22s%12d" % ("swapped values",
+                                          function["swap_ops"]))
+            row("swapped bytes", function["swap_bytes"])
+            lines.append("  %-22s%12s" % ("swap exposed time", "%.3e s"
+                                          % function["swap_exposed_time_s"]))
     return "\n".join(lines)
 
 

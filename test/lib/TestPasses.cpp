@@ -8,10 +8,12 @@ namespace mlir::memsched::test {
 void registerTestTensorGraphPasses();
 void registerTestBufferizationModelPass();
 void registerTestVerifyPlanPass();
+void registerTestPrintPlanPasses();
 
 void registerTestPasses() {
   registerTestTensorGraphPasses();
   registerTestBufferizationModelPass();
   registerTestVerifyPlanPass();
+  registerTestPrintPlanPasses();
 }
 } // namespace mlir::memsched::test

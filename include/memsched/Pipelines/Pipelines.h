@@ -51,8 +51,10 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
                      "reorders and writes in place)"),
       llvm::cl::init("")};
   ::mlir::detail::PassOptions::Option<std::string> device{
-      *this, "device", llvm::cl::desc("Device preset or .json file"),
-      llvm::cl::init("h100")};
+      *this, "device",
+      llvm::cl::desc("Device preset or .json file; empty: the device each "
+                     "function records, else h100"),
+      llvm::cl::init("")};
   ::mlir::detail::PassOptions::Option<bool> allowRemat{
       *this, "allow-remat", llvm::cl::desc("Consider recomputation"),
       llvm::cl::init(true)};

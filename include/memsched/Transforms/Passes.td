@@ -43,8 +43,9 @@ def MemschedReportPass : Pass<"memsched-report", "mlir::ModuleOp"> {
            "File to write the report to, or - for standard output">,
     Option<"trace", "trace", "std::string", "\"\"",
            "File to write a Chrome trace to (none when empty)">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset (h100, h200, a100-80gb, cpu) or a .json device file">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset (h100, h200, a100-80gb, cpu) or a .json device "
+           "file; empty: the device each function records, else h100">,
     Option<"timeline", "timeline", "bool", "false",
            "Add each function's per-op timeline to the JSON report">,
   ];
@@ -110,12 +111,13 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
            "Scheduler: auto, program, exact, liu, liu-postorder, postorder, "
            "xla-list, xla-dfs, inductor-lpmf, inductor-bfs, inductor-dfs, "
            "xla or inductor">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
-           "Wall-clock budget of auto and exact, in milliseconds">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
+           "Optional wall-clock limit of auto and exact, in milliseconds "
+           "(0: none; the searches stop at work limits)">,
     Option<"exactMaxTasks", "exact-max-tasks", "int64_t", "64",
            "Largest part between cut ops the exact search takes on">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset or .json file (for op workspaces and costs)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,
   ];
 }
 
@@ -153,18 +155,21 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
-           "Device memory bound: bytes with a unit (B, KB, MB, GB, KiB, MiB, "
-           "GiB, ...) or a fraction of the current peak (0.5x)">,
+           "Bound on the footprint (resident + arena + escaping bytes): a size "
+           "(16GiB, 512MB, 1.5e9), a fraction of the planned bytes before "
+           "memsched (0.5x), or min">,
     Option<"algorithm", "algorithm", "std::string", "\"auto\"",
            "How to choose what to recompute: auto, greedy, chen or "
            "sequential">,
     Option<"segments", "segments", "int64_t", "0",
            "Segment count of chen and sequential (0: sqrt(n) for "
            "sequential, searched for chen)">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
-           "Wall-clock budget of the plan refinement, in milliseconds">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset or .json file (op times decide what is cheap to "
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
+           "Optional wall-clock limit of the plan refinement, in "
+           "milliseconds (0: none; the planners stop at work limits, so "
+           "results do not depend on the machine)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 (op times decide what is cheap to "
            "recompute)">,
   ];
 }
@@ -197,16 +202,19 @@ def MemschedSwapPass : Pass<"memsched-swap", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
-           "Device memory bound: bytes with a unit or a fraction of the "
-           "current peak (0.5x)">,
+           "Bound on the footprint (resident + arena + escaping bytes): a size "
+           "(16GiB, 512MB, 1.5e9), a fraction of the planned bytes before "
+           "memsched (0.5x), or min">,
     Option<"algorithm", "algorithm", "std::string", "\"planned\"",
            "How to choose what to swap: planned, size-idle or everything">,
     Option<"minBytes", "min-bytes", "int64_t", "0",
            "Never swap buffers smaller than this many bytes">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
-           "Wall-clock budget of the plan refinement, in milliseconds">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset or .json file (op times and host link bandwidths)">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
+           "Optional wall-clock limit of the plan refinement, in "
+           "milliseconds (0: none; the planners stop at work limits, so "
+           "results do not depend on the machine)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 (op times and host link bandwidths)">,
   ];
   let dependentDialects = ["::mlir::memsched::MemschedDialect"];
 }
@@ -230,17 +238,18 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
-           "Device memory bound: bytes with a unit or a fraction of the "
-           "peak before memsched-reorder if it ran first, else of the "
-           "current peak (0.5x)">,
+           "Bound on the footprint (resident + arena + escaping bytes): a size "
+           "(16GiB, 512MB, 1.5e9), a fraction of the planned bytes before "
+           "memsched (0.5x), or min">,
     Option<"allowRemat", "allow-remat", "bool", "true",
            "Consider recomputation">,
     Option<"allowSwap", "allow-swap", "bool", "true",
            "Consider swapping to host memory">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t", "2000",
-           "Wall-clock budget of each planner's refinement, in milliseconds">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset or .json file">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
+           "Optional wall-clock limit of each planner's refinement, in "
+           "milliseconds (0: none; the planners stop at work limits)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100">,
   ];
   let dependentDialects = ["::mlir::memsched::MemschedDialect"];
 }
@@ -274,8 +283,8 @@ def MemschedLowerSwapsPass : Pass<"memsched-lower-swaps", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", "\"cpu\"",
            "cpu or gpu">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset or .json file timing the swap-outs (target=gpu)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 timing the swap-outs (target=gpu)">,
   ];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect",
@@ -319,8 +328,9 @@ def MemschedPlanBuffersPass
     Option<"memorySpace", "memory-space", "std::string", "\"\"",
            "Memory space of the allocations to plan and of the arena, as "
            "an attribute (empty: the default memory space)">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t", "1000",
-           "Wall-clock budget of the auto and exact planners">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
+           "Optional wall-clock limit of the auto and exact planners, in "
+           "milliseconds (0: none; they stop at work limits)">,
   ];
 }
 
@@ -346,8 +356,8 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
     Option<"donateArguments", "donate-arguments", "bool", "false",
            "Allow writing into function arguments whose contents the "
            "function no longer needs">,
-    Option<"device", "device", "std::string", "\"h100\"",
-           "Device preset or .json file (for op workspaces and costs)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,
   ];
 }
 

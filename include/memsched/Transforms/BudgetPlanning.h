@@ -1,0 +1,74 @@
+//===- BudgetPlanning.h - The budget passes' shared driver ------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// memsched-remat, memsched-swap and memsched-fit are configurations of one
+// budget driver (scheduling::driveBudget). This file gives the driver its IR
+// round trip: a candidate is a copy of the function with the recomputation
+// and swap plans written in, then the in-place rewrites, measured with the
+// report's footprint, both as it is and after standard cleanup (canonicalize
+// and CSE), so that a plan cleanup could undo is never chosen.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_TRANSFORMS_BUDGETPLANNING_H
+#define MEMSCHED_TRANSFORMS_BUDGETPLANNING_H
+
+#include "memsched/Analysis/Budget.h"
+#include "memsched/Analysis/CostModel.h"
+#include "memsched/Scheduling/BudgetDriver.h"
+#include "memsched/Scheduling/Remat.h"
+#include "memsched/Scheduling/Swap.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mlir::memsched {
+
+/// What a budget pass asks of the driver.
+struct BudgetPassConfig {
+  /// The pass's name, for diagnostics and the dictionary it leaves.
+  std::string passName;
+  /// The parsed `budget=` option.
+  Budget budget;
+  /// Levers: recomputation, swapping, and joint plans (recompute part of
+  /// the way, swap the rest) when both are allowed.
+  bool allowRemat = true;
+  bool allowSwap = true;
+  /// Planner options; budgets and the host link are filled in per call.
+  scheduling::RematOptions remat;
+  scheduling::SwapOptions swap;
+  /// Take in-place decisions on every candidate, so that nothing after the
+  /// pass changes its footprint.
+  bool inplace = true;
+};
+
+/// What the driver decided, for test passes and tools.
+struct BudgetPlanningOutcome {
+  /// The strategies the driver was given, by index.
+  std::vector<std::string> strategies;
+  scheduling::BudgetResult result;
+};
+
+/// Meets the budget for \p func: on success \p func is the chosen
+/// candidate, carries the `memsched.fit` dictionary (and `memsched.remat` /
+/// `memsched.swap` for the plans it contains) and one remark says what was
+/// done (unless \p quiet). On failure one error says why, with the smallest
+/// reachable footprint, and \p func is unchanged. \p outcome, when given,
+/// receives the driver's decision and every candidate it evaluated.
+LogicalResult runBudgetPlanning(func::FuncOp func, const CostModel &costModel,
+                                const BudgetPassConfig &config,
+                                BudgetPlanningOutcome *outcome = nullptr,
+                                bool quiet = false);
+
+/// The footprint a fractional budget is a fraction of: the planned bytes of
+/// \p func before memsched rewrote it (recorded by memsched-reorder when it
+/// ran first), else \p currentPlannedBytes.
+int64_t getInputPlannedBytes(func::FuncOp func, int64_t currentPlannedBytes);
+
+} // namespace mlir::memsched
+
+#endif // MEMSCHED_TRANSFORMS_BUDGETPLANNING_H

@@ -1,0 +1,443 @@
+//===- BudgetPlanning.cpp - The budget passes' shared driver ----*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Transforms/BudgetPlanning.h"
+#include "PlanRewrite.h"
+#include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Scheduling/BudgetDriver.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::memsched;
+namespace sched = mlir::memsched::scheduling;
+
+int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
+                                             int64_t currentPlannedBytes) {
+  if (auto reorder = func->getAttrOfType<DictionaryAttr>(kReorderAttrName))
+    if (auto before = reorder.getAs<IntegerAttr>("planned_before_bytes"))
+      return before.getInt();
+  return currentPlannedBytes;
+}
+
+namespace {
+/// One lever configuration: recompute (down to a share of the way from the
+/// target to the input's peak when swaps follow), then swap.
+struct Strategy {
+  std::string name;
+  bool remat = false;
+  bool swap = false;
+  double rematShare = 0;
+};
+
+/// What a candidate holds beyond its evaluation.
+struct Candidate {
+  int strategy = -1;
+  func::FuncOp work;
+  FunctionReport report;
+  std::optional<sched::RematPlan> remat;
+  std::optional<sched::SwapPlan> swap;
+};
+
+/// The IR round trip of the driver: plan, write into a copy, take in-place
+/// decisions, measure as the report does (and after cleanup).
+class FunctionEvaluator : public sched::BudgetEvaluator {
+public:
+  FunctionEvaluator(func::FuncOp func, const TensorGraph &graph,
+                    const CostModel &costModel, const BudgetPassConfig &config,
+                    std::vector<Strategy> strategies, int64_t peakTransient)
+      : func(func), graph(graph), costModel(costModel), config(config),
+        strategies(std::move(strategies)), peakTransient(peakTransient) {}
+  ~FunctionEvaluator() override {
+    for (auto &entry : candidates)
+      if (entry.second.work)
+        entry.second.work.erase();
+  }
+
+  std::optional<sched::BudgetEvaluation>
+  evaluate(int strategy, int64_t targetTransientBytes) override;
+  void release(int64_t candidate) override {
+    auto it = candidates.find(candidate);
+    if (it == candidates.end() || !it->second.work)
+      return;
+    it->second.work.erase();
+    // The figures stay for the error message; only the IR goes.
+    it->second.work = nullptr;
+  }
+  /// The candidate `id` (its IR is null once released).
+  Candidate &get(int64_t id) { return candidates.at(id); }
+  const std::vector<Strategy> &getStrategies() const { return strategies; }
+
+private:
+  /// The footprint of `work` after canonicalize and CSE on a copy.
+  std::optional<int64_t> measureAfterCleanup(func::FuncOp work);
+  void emitInternalError(const Twine &message) {
+    emitError(func.getLoc()) << config.passName << ": internal error: "
+                             << message;
+  }
+
+  func::FuncOp func;
+  const TensorGraph &graph;
+  const CostModel &costModel;
+  const BudgetPassConfig &config;
+  std::vector<Strategy> strategies;
+  int64_t peakTransient;
+  std::map<int64_t, Candidate> candidates;
+  int64_t nextCandidate = 0;
+  std::optional<FrozenRewritePatternSet> cleanupPatterns;
+};
+} // namespace
+
+std::optional<int64_t>
+FunctionEvaluator::measureAfterCleanup(func::FuncOp work) {
+  MLIRContext *context = work.getContext();
+  if (!cleanupPatterns) {
+    // What -canonicalize collects: every loaded dialect's and registered
+    // op's canonicalization patterns.
+    RewritePatternSet patterns(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    cleanupPatterns.emplace(std::move(patterns));
+  }
+  func::FuncOp copy = work.clone();
+  (void)applyPatternsGreedily(copy, *cleanupPatterns);
+  {
+    IRRewriter rewriter(context);
+    DominanceInfo dominance(copy);
+    eliminateCommonSubExpressions(rewriter, dominance, copy);
+  }
+  FunctionReport report = analyzeFunction(copy, costModel);
+  copy.erase();
+  if (report.status != TensorGraphStatus::Built)
+    return std::nullopt;
+  return report.plannedBytes();
+}
+
+std::optional<sched::BudgetEvaluation>
+FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
+  const Strategy &strategy = strategies[strategyIndex];
+  sched::BudgetEvaluation evaluation;
+  Candidate candidate;
+  candidate.strategy = strategyIndex;
+  std::string error;
+  func::FuncOp work;
+  if (strategy.remat) {
+    sched::RematOptions options = config.remat;
+    int64_t rematTarget = target;
+    if (strategy.swap)
+      rematTarget += static_cast<int64_t>(strategy.rematShare *
+                                          double(peakTransient - target));
+    options.budgetTransientBytes = std::max<int64_t>(rematTarget, 0);
+    std::optional<sched::RematPlan> plan =
+        sched::planRemat(graph.getProblem(), options, &error);
+    if (!plan) {
+      emitInternalError(error);
+      return std::nullopt;
+    }
+    evaluation.smallestTransientBytes = plan->smallestPeakTransient;
+    if (!plan->withinBudget)
+      return evaluation;
+    IRMapping mapping;
+    work = func.clone(mapping);
+    applyRematPlan(graph, *plan, mapping);
+    numberAllocations(work);
+    candidate.remat = std::move(plan);
+  }
+  if (strategy.swap) {
+    std::optional<TensorGraph> rebuilt;
+    const TensorGraph *source = &graph;
+    if (work) {
+      rebuilt = TensorGraph::build(work, costModel);
+      if (rebuilt->getStatus() != TensorGraphStatus::Built) {
+        work.erase();
+        emitInternalError("the function after recomputation cannot be "
+                          "analyzed: " +
+                          rebuilt->getFailureReason());
+        return std::nullopt;
+      }
+      source = &*rebuilt;
+    }
+    const sched::Problem &problem = source->getProblem();
+    sched::SwapOptions options = config.swap;
+    options.budgetTransientBytes = std::max<int64_t>(target, 0);
+    options.link = getLinkSpec(costModel.getDevice());
+    options.swappable = getSwappableValues(*source);
+    std::optional<sched::SwapPlan> plan =
+        sched::planSwap(problem, problem.programOrder(), options, &error);
+    if (!plan) {
+      if (work)
+        work.erase();
+      emitInternalError(error);
+      return std::nullopt;
+    }
+    evaluation.smallestTransientBytes = plan->smallestPeakTransient;
+    if (!plan->withinBudget) {
+      if (work)
+        work.erase();
+      return evaluation;
+    }
+    IRMapping mapping;
+    func::FuncOp base = work ? work : func;
+    func::FuncOp swapped = base.clone(mapping);
+    applySwapDecisions(*source, plan->swaps, mapping);
+    if (work)
+      work.erase();
+    work = swapped;
+    candidate.swap = std::move(plan);
+  }
+  if (!work)
+    work = func.clone();
+  if (config.inplace) {
+    TensorGraph rewritten = TensorGraph::build(work, costModel);
+    if (rewritten.getStatus() == TensorGraphStatus::Built)
+      applyInplaceRewrites(work, rewritten, /*donateArguments=*/false);
+  }
+  candidate.report = analyzeFunction(work, costModel);
+  if (candidate.report.status != TensorGraphStatus::Built) {
+    work.erase();
+    emitInternalError("the rewritten function cannot be analyzed: " +
+                      candidate.report.skippedReason);
+    return std::nullopt;
+  }
+  int64_t footprint = candidate.report.plannedBytes();
+  // A plan that cleanup could undo would break the budget later: count the
+  // footprint after cleanup too.
+  std::optional<int64_t> cleaned = measureAfterCleanup(work);
+  if (!cleaned) {
+    work.erase();
+    emitInternalError("the rewritten function cannot be analyzed after "
+                      "canonicalize and cse");
+    return std::nullopt;
+  }
+  evaluation.planned = true;
+  evaluation.footprintBytes = std::max(footprint, *cleaned);
+  evaluation.timeSeconds = candidate.report.modeledTimeSeconds;
+  evaluation.candidate = nextCandidate++;
+  if (!strategy.remat && !strategy.swap)
+    evaluation.smallestTransientBytes = candidate.report.peakTransientBytes;
+  candidate.work = work;
+  candidates.emplace(evaluation.candidate, std::move(candidate));
+  return evaluation;
+}
+
+/// The dictionaries of the chosen candidate's plans.
+static void recordPlans(func::FuncOp func, const Candidate &candidate) {
+  // No wall-clock figures: the same input gives the same output anywhere.
+  Builder builder(func.getContext());
+  if (const std::optional<sched::RematPlan> &plan = candidate.remat) {
+    NamedAttribute fields[] = {
+        builder.getNamedAttr("algorithm", builder.getStringAttr(plan->algorithm)),
+        builder.getNamedAttr("recomputed_ops",
+                             builder.getI64IntegerAttr(
+                                 static_cast<int64_t>(plan->clones.size()))),
+        builder.getNamedAttr("recompute_time_s",
+                             builder.getF64FloatAttr(plan->recomputeSeconds)),
+        builder.getNamedAttr("dropped_buffers",
+                             builder.getI64IntegerAttr(static_cast<int64_t>(
+                                 plan->droppedBuffers.size()))),
+    };
+    func->setAttr(kRematAttrName, builder.getDictionaryAttr(fields));
+  }
+  if (const std::optional<sched::SwapPlan> &plan = candidate.swap) {
+    const FunctionReport &report = candidate.report;
+    NamedAttribute fields[] = {
+        builder.getNamedAttr("algorithm", builder.getStringAttr(plan->algorithm)),
+        builder.getNamedAttr("swapped_values",
+                             builder.getI64IntegerAttr(
+                                 static_cast<int64_t>(plan->swaps.size()))),
+        builder.getNamedAttr("swap_bytes",
+                             builder.getI64IntegerAttr(report.swapBytes)),
+        builder.getNamedAttr("swap_transfer_time_s",
+                             builder.getF64FloatAttr(report.swapTransferSeconds)),
+        builder.getNamedAttr("swap_exposed_time_s",
+                             builder.getF64FloatAttr(report.swapExposedSeconds)),
+        builder.getNamedAttr("swap_hidden_fraction",
+                             builder.getF64FloatAttr(report.swapHiddenFraction)),
+    };
+    func->setAttr(kSwapAttrName, builder.getDictionaryAttr(fields));
+  }
+}
+
+/// Names the op whose own working set bounds every plan from below, as the
+/// floor's reason: no plan goes below resident + escaping buffers + the
+/// largest working set of one op in the arena (its non-escaping operands,
+/// results and workspace).
+static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
+                            const FunctionReport &input) {
+  const sched::Problem &problem = graph.getProblem();
+  std::vector<bool> escaping = problem.escapingBuffers();
+  int64_t largest = -1;
+  sched::TaskId largestTask = sched::kNoId;
+  for (size_t task = 0; task < problem.numTasks(); ++task) {
+    auto id = static_cast<sched::TaskId>(task);
+    int64_t bytes = problem.task(id).workspaceBytes;
+    for (sched::BufferId buffer : problem.buffersUsedBy(id))
+      if (problem.buffer(buffer).kind == sched::BufferKind::Transient &&
+          !escaping[buffer])
+        bytes += problem.buffer(buffer).sizeBytes;
+    if (bytes > largest) {
+      largest = bytes;
+      largestTask = id;
+    }
+  }
+  if (largestTask == sched::kNoId)
+    return;
+  int64_t bound = input.residentBytes + input.escapingBytes + largest;
+  diag.attachNote(graph.getOp(largestTask)->getLoc())
+      << "no plan goes below " << formatBytes(bound) << " (" << bound
+      << " B): resident " << input.residentBytes << " B + returned "
+      << input.escapingBytes << " B + this op's other operands, results and "
+      << "workspace, " << largest << " B, which must be in device memory at "
+      << "once";
+}
+
+LogicalResult mlir::memsched::runBudgetPlanning(
+    func::FuncOp func, const CostModel &costModel,
+    const BudgetPassConfig &config, BudgetPlanningOutcome *outcome,
+    bool quiet) {
+  StringRef passName = config.passName;
+  bool canSwap = config.allowSwap &&
+                 costModel.getDevice().hostToDeviceBandwidth > 0 &&
+                 costModel.getDevice().deviceToHostBandwidth > 0;
+  if (config.allowSwap && hasSwapOps(func))
+    return emitError(func.getLoc())
+           << passName << ": '@" << func.getSymName()
+           << "' already has swap ops; plan swaps once";
+  std::optional<TensorGraph> built =
+      TensorGraph::buildOrEmitError(func, costModel, passName);
+  if (!built)
+    return failure();
+  const TensorGraph &graph = *built;
+  FunctionReport input = analyzeFunction(func, costModel);
+  if (input.status != TensorGraphStatus::Built)
+    return emitError(func.getLoc())
+           << passName << ": internal error: cannot analyze '@"
+           << func.getSymName() << "': " << input.skippedReason;
+
+  std::vector<Strategy> strategies;
+  if (config.allowRemat)
+    strategies.push_back({"remat", true, false, 0});
+  if (canSwap)
+    strategies.push_back({"swap", false, true, 0});
+  if (config.allowRemat && canSwap)
+    for (double share : {0.25, 0.5, 0.75})
+      strategies.push_back(
+          {llvm::formatv("joint-{0}", share).str(), true, true, share});
+
+  sched::BudgetDriverOptions options;
+  options.residentBytes = input.residentBytes;
+  options.inputFootprintBytes = input.plannedBytes();
+  options.inputTimeSeconds = input.modeledTimeSeconds;
+  options.budgetBytes =
+      config.budget.isMinimum
+          ? sched::kMinimumBudget
+          : config.budget.resolve(
+                getInputPlannedBytes(func, input.plannedBytes()));
+  for (const Strategy &strategy : strategies)
+    options.strategies.push_back(strategy.name);
+
+  FunctionEvaluator evaluator(func, graph, costModel, config, strategies,
+                              input.peakTransientBytes);
+  std::optional<sched::BudgetResult> result =
+      sched::driveBudget(evaluator, options);
+  if (!result)
+    return failure();
+  if (outcome) {
+    outcome->strategies = options.strategies;
+    outcome->result = *result;
+  }
+
+  auto describe = [&](int strategy) -> std::string {
+    return strategy < 0 ? "the function as it is" : strategies[strategy].name;
+  };
+  if (!result->met) {
+    int64_t smallest = result->smallestFootprintBytes;
+    InFlightDiagnostic diag = emitError(func.getLoc());
+    diag << passName << ": cannot meet the budget of "
+         << formatBytes(options.budgetBytes) << " (" << options.budgetBytes
+         << " B) for '@" << func.getSymName()
+         << "'; the smallest reachable footprint is " << formatBytes(smallest)
+         << " (" << smallest << " B, " << describe(result->smallestStrategy);
+    if (strategies.empty())
+      diag << "; no lever is allowed";
+    else if (!canSwap && config.allowSwap)
+      diag << "; the device has no host link to swap over";
+    diag << ")";
+    attachFloorNote(diag, graph, input);
+    return failure();
+  }
+
+  Builder builder(func.getContext());
+  SmallVector<NamedAttribute> fields;
+  fields.push_back(builder.getNamedAttr(
+      "budget_bytes", builder.getI64IntegerAttr(result->budgetBytes)));
+  fields.push_back(builder.getNamedAttr(
+      "planned_before_bytes", builder.getI64IntegerAttr(input.plannedBytes())));
+  fields.push_back(builder.getNamedAttr(
+      "time_before_s", builder.getF64FloatAttr(input.modeledTimeSeconds)));
+  fields.push_back(builder.getNamedAttr(
+      "smallest_bytes",
+      builder.getI64IntegerAttr(result->smallestFootprintBytes)));
+  fields.push_back(builder.getNamedAttr(
+      "evaluations",
+      builder.getI64IntegerAttr(static_cast<int64_t>(result->trials.size()))));
+  // The fastest plan each strategy found within the budget.
+  std::vector<std::optional<double>> bestTime(strategies.size());
+  for (const sched::BudgetTrial &trial : result->trials)
+    if (trial.evaluation.planned &&
+        trial.evaluation.footprintBytes <= result->budgetBytes &&
+        (!bestTime[trial.strategy] ||
+         trial.evaluation.timeSeconds < *bestTime[trial.strategy]))
+      bestTime[trial.strategy] = trial.evaluation.timeSeconds;
+  for (auto [index, strategy] : llvm::enumerate(strategies)) {
+    if (!bestTime[index])
+      continue;
+    std::string key = strategy.name + "_time_s";
+    std::replace(key.begin(), key.end(), '.', '_');
+    std::replace(key.begin(), key.end(), '-', '_');
+    fields.push_back(builder.getNamedAttr(
+        key, builder.getF64FloatAttr(*bestTime[index])));
+  }
+  std::string chosen = result->strategy < 0 ? "none"
+                                            : strategies[result->strategy].name;
+  fields.push_back(
+      builder.getNamedAttr("chosen", builder.getStringAttr(chosen)));
+  fields.push_back(builder.getNamedAttr(
+      "planned_after_bytes",
+      builder.getI64IntegerAttr(result->chosen.footprintBytes)));
+  fields.push_back(builder.getNamedAttr(
+      "time_after_s", builder.getF64FloatAttr(result->chosen.timeSeconds)));
+
+  if (result->strategy >= 0) {
+    Candidate &candidate = evaluator.get(result->chosen.candidate);
+    func.getBody().takeBody(candidate.work.getBody());
+    recordPlans(func, candidate);
+  }
+  func->setAttr(kFitAttrName, builder.getDictionaryAttr(fields));
+  if (quiet)
+    return success();
+  emitRemark(func.getLoc())
+      << passName << ": planned memory " << formatBytes(input.plannedBytes())
+      << " -> " << formatBytes(result->chosen.footprintBytes) << " within "
+      << formatBytes(result->budgetBytes) << " with " << chosen
+      << ", modelled time "
+      << llvm::formatv("{0:e3}", input.modeledTimeSeconds) << " s -> "
+      << llvm::formatv("{0:e3}", result->chosen.timeSeconds) << " s";
+  return success();
+}
