@@ -1,0 +1,174 @@
+"""Random programs in linalg on tensors for memsched's property tests.
+
+Every generator takes a ``random.Random`` and returns MLIR text plus what
+the test needs to know about it. Programs are written the way frontends
+write them: destination-passing style, each result into its own
+``tensor.empty``, in a random topological order.
+"""
+
+import itertools
+
+
+def _type(rows, width):
+    return ("tensor<%dxf32>" % rows if width is None
+            else "tensor<%dx%dxf32>" % (rows, width))
+
+
+def _generic(name, inputs, out_rows, empty, width=None):
+    """A linalg.generic writing ``out_rows`` f32 rows (of ``width`` each,
+    1-D when None) into ``empty``: it reduces over the rows of every input
+    (one loop per input), so any row counts combine."""
+    k = len(inputs)
+    first = 1 if width is None else 2
+    dims = ["d%d" % i for i in range(k + first)]
+    domain = "(%s)" % ", ".join(dims)
+    column = "" if width is None else ", d1"
+    maps = ["affine_map<%s -> (d%d%s)>" % (domain, i + first, column)
+            for i in range(k)]
+    maps.append("affine_map<%s -> (d0%s)>" % (domain, column))
+    iterators = ", ".join(['"parallel"'] * first + ['"reduction"'] * k)
+    ins = ", ".join(v for v, _ in inputs)
+    types = ", ".join(_type(n, width) for _, n in inputs)
+    args = ", ".join("%%a%d: f32" % i for i in range(k))
+    body = []
+    acc = "%a0"
+    for i in range(1, k):
+        body.append("    %%s%d = arith.addf %s, %%a%d : f32" % (i, acc, i))
+        acc = "%%s%d" % i
+    out_type = _type(out_rows, width)
+    lines = [
+        "  %s = tensor.empty() : %s" % (empty, out_type),
+        "  %s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]}"
+        " ins(%s : %s) outs(%s : %s) {"
+        % (name, ", ".join(maps), iterators, ins, types, empty, out_type),
+        "  ^bb0(%s, %%o: f32):" % args,
+    ]
+    lines += body
+    lines.append("    linalg.yield %s : f32" % acc)
+    lines.append("  } -> %s" % out_type)
+    return lines
+
+
+def dps_tree(rng, n, max_children=3, max_len=16):
+    """A random in-tree of ``n`` computations (root n-1), each writing into
+    its own empty tensor, emitted in a random topological order. Leaves read
+    one argument each. Returns (text, parents, sizes in bytes)."""
+    parents = [None] * n
+    for v in range(n - 1):
+        open_parents = [p for p in range(v + 1, n)
+                        if parents.count(p) < max_children]
+        parents[v] = rng.choice(open_parents or [n - 1])
+    children = [[u for u in range(n) if parents[u] == v] for v in range(n)]
+    lengths = [rng.randint(1, max_len) for _ in range(n)]
+    arg_lengths = [rng.randint(1, max_len) for _ in range(n)]
+    # A random linear extension: repeatedly emit a random ready node.
+    order, done = [], set()
+    while len(order) < n:
+        ready = [v for v in range(n) if v not in done
+                 and all(c in done for c in children[v])]
+        v = rng.choice(ready)
+        order.append(v)
+        done.add(v)
+    leaves = [v for v in range(n) if not children[v]]
+    arguments = ", ".join("%%arg%d: tensor<%dxf32>" % (v, arg_lengths[v])
+                          for v in leaves)
+    lines = ["func.func @tree(%s) -> tensor<%dxf32> {"
+             % (arguments, lengths[n - 1])]
+    for v in order:
+        inputs = ([("%%n%d" % c, lengths[c]) for c in children[v]]
+                  or [("%%arg%d" % v, arg_lengths[v])])
+        lines += _generic("%%n%d" % v, inputs, lengths[v], "%%e%d" % v)
+    lines.append("  return %%n%d : tensor<%dxf32>" % (n - 1, lengths[n - 1]))
+    lines.append("}")
+    return "\n".join(lines) + "\n", parents, [4 * x for x in lengths]
+
+
+def tree_optimum(parents, sizes):
+    """The least peak of live transient bytes over every topological order
+    of an in-tree, by brute force: a node's output is live from its step to
+    its parent's step (the root's to the end)."""
+    n = len(parents)
+    children = [[u for u in range(n) if parents[u] == v] for v in range(n)]
+    best = None
+    # Depth-first over orders, pruning at the best peak found so far.
+    def search(done, live, peak):
+        nonlocal best
+        if best is not None and peak >= best:
+            return
+        if len(done) == n:
+            best = peak
+            return
+        for v in range(n):
+            if v in done or any(c not in done for c in children[v]):
+                continue
+            step_live = live + sizes[v]
+            after = step_live - sum(sizes[c] for c in children[v])
+            done.add(v)
+            search(done, after, max(peak, step_live))
+            done.remove(v)
+    search(set(), 0, 0)
+    return best
+
+
+def training_step(rng, depth=None, max_rows=16, width=64, shuffle=True):
+    """A random training-step-like program: a forward chain with skip
+    connections over weights, a loss, and a backward pass that reads the
+    forward activations in reverse and returns the loss and one gradient
+    per weight. Emitted in a random topological order (with ``shuffle``)
+    or forward then backward. Returns the text."""
+    depth = depth or rng.randint(3, 14)
+    # Activations outweigh weights (and so gradients), as in training.
+    lengths = [rng.randint(max_rows // 4, max_rows) for _ in range(depth + 1)]
+    weights = [rng.randint(1, 2) for _ in range(depth + 1)]
+    ops = []  # (name, inputs [(value, length)], out_len)
+    length_of = {}
+
+    def add(name, inputs, out_len):
+        ops.append((name, inputs, out_len))
+        length_of[name] = out_len
+
+    for i in range(depth + 1):
+        length_of["%%w%d" % i] = weights[i]
+    length_of["%x"] = lengths[0]
+    previous = "%x"
+    activations = ["%x"]
+    for i in range(1, depth + 1):
+        inputs = [previous, "%%w%d" % i]
+        if i >= 2 and rng.random() < 0.3:
+            inputs.append(activations[rng.randrange(0, i - 1)])
+        add("%%h%d" % i, inputs, lengths[i])
+        activations.append("%%h%d" % i)
+        previous = "%%h%d" % i
+    add("%loss", [previous], 1)
+    grad = "%loss"
+    results = ["%loss"]
+    for i in range(depth, 0, -1):
+        add("%%dw%d" % i, [grad, activations[i - 1]], weights[i])
+        results.append("%%dw%d" % i)
+        if i > 1:
+            add("%%g%d" % i, [grad, activations[i - 1], "%%w%d" % i],
+                lengths[i - 1])
+            grad = "%%g%d" % i
+    # A random linear extension of the dependences (quadratic: small
+    # programs only; large ones keep the forward-then-backward order).
+    produced = {"%x"} | {"%%w%d" % i for i in range(depth + 1)}
+    remaining = list(ops) if shuffle else []
+    ordered = [] if shuffle else list(ops)
+    while remaining:
+        ready = [op for op in remaining if all(v in produced
+                                               for v in op[1])]
+        op = rng.choice(ready)
+        remaining.remove(op)
+        ordered.append(op)
+        produced.add(op[0])
+    arguments = ["%%x: %s" % _type(lengths[0], width)] + [
+        "%%w%d: %s" % (i, _type(weights[i], width)) for i in range(depth + 1)]
+    result_types = ", ".join(_type(length_of[r], width) for r in results)
+    lines = ["func.func @train_step(%s) -> (%s) {"
+             % (", ".join(arguments), result_types)]
+    for index, (name, inputs, out_len) in enumerate(ordered):
+        lines += _generic(name, [(v, length_of[v]) for v in inputs], out_len,
+                          "%%e%d" % index, width)
+    lines.append("  return %s : %s" % (", ".join(results), result_types))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
