@@ -4,18 +4,16 @@
 // that a tensor constant is resident.
 
 // resident = 256*4 (%x) + 256*4 (%cst) = 2048. A, B, C: 1024 bytes each.
-// peak_transient = A + B at step 4 = 2048 (first step with the maximum).
+// The constant and the empties are free ops: no step of their own, so the
+// steps are the three computations.
+// peak_transient = A + B at step 1 = 2048 (first step with the maximum).
 // lower_bound = 2048 + max(mul: A + B = 2048, returned C = 1024) = 4096.
 // CHECK-LABEL: peak-memory @chain
-// CHECK-SAME: resident 2048 peak_transient 2048 peak 4096 lower_bound 4096 max_live 2048 peak_step 4{{$}}
-// CHECK-NEXT: step 0 arith.constant live 0{{$}}
-// CHECK-NEXT: step 1 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 2 linalg.exp live 1024{{$}}
-// CHECK-NEXT: step 3 tensor.empty live 1024{{$}}
-// CHECK-NEXT: step 4 linalg.mul live 2048{{$}}
-// A is dead after step 4: B = 1024.
-// CHECK-NEXT: step 5 tensor.empty live 1024{{$}}
-// CHECK-NEXT: step 6 linalg.negf live 2048{{$}}
+// CHECK-SAME: resident 2048 peak_transient 2048 peak 4096 lower_bound 4096 max_live 2048 peak_step 1{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 1024{{$}}
+// CHECK-NEXT: step 1 linalg.mul live 2048{{$}}
+// A is dead after step 1; C is written at step 2: B + C = 2048.
+// CHECK-NEXT: step 2 linalg.negf live 2048{{$}}
 // CHECK-NOT: step
 func.func @chain(%x: tensor<256xf32>) -> tensor<256xf32> {
   %cst = arith.constant dense<2.0> : tensor<256xf32>
@@ -35,18 +33,15 @@ func.func @chain(%x: tensor<256xf32>) -> tensor<256xf32> {
 // into B; the peak (A + B + C) is above the largest single-op footprint.
 
 // resident = 64*4 = 256; A, B, C: 256 bytes each.
-// peak_transient = A + B + C at step 5 = 768.
+// peak_transient = A + B + C at step 2 = 768 (the empties have no steps).
 // lower_bound = 256 + max(negf: A + B, exp: A + C, add: B + C = 512,
 // returned B = 256) = 768, below peak = 256 + 768 = 1024.
 // CHECK-LABEL: peak-memory @diamond
-// CHECK-SAME: resident 256 peak_transient 768 peak 1024 lower_bound 768 max_live 768 peak_step 5{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 2 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 3 linalg.negf live 512{{$}}
-// CHECK-NEXT: step 4 tensor.empty live 512{{$}}
-// CHECK-NEXT: step 5 linalg.exp live 768{{$}}
-// CHECK-NEXT: step 6 linalg.add live 512{{$}}
+// CHECK-SAME: resident 256 peak_transient 768 peak 1024 lower_bound 768 max_live 768 peak_step 2{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 linalg.negf live 512{{$}}
+// CHECK-NEXT: step 2 linalg.exp live 768{{$}}
+// CHECK-NEXT: step 3 linalg.add live 512{{$}}
 // CHECK-NOT: step
 func.func @diamond(%x: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
@@ -66,23 +61,18 @@ func.func @diamond(%x: tensor<64xf32>) -> tensor<64xf32> {
 // keep their source buffer live as long as the view is used.
 
 // resident = 4*16*4 = 256. A = 64*4 = 256; N = 2*16*4 = 128; R = 32*4 = 128.
-// Step 6 (negf) reads the slice of A, so A is live there: A + N = 384.
+// The collapse of the resident %x is free (no step, no transient memory);
+// the views of A are part of the first exp's step, the collapse of N part of
+// the negf's.
+// Step 1 (negf) reads the slice of A, so A is live there: A + N = 384.
 // lower_bound = 256 + max(exp: A = 256, negf: A + N = 384, exp: N + R =
 // 256, returned R = 128) = 640.
 // CHECK-LABEL: peak-memory @views
-// CHECK-SAME: resident 256 peak_transient 384 peak 640 lower_bound 640 max_live 384 peak_step 6{{$}}
-// The collapse of the resident %x costs no transient memory.
-// CHECK-NEXT: step 0 tensor.collapse_shape live 0{{$}}
-// CHECK-NEXT: step 1 tensor.empty live 0{{$}}
+// CHECK-SAME: resident 256 peak_transient 384 peak 640 lower_bound 640 max_live 384 peak_step 1{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 linalg.negf live 384{{$}}
+// A is dead: N + R = 256.
 // CHECK-NEXT: step 2 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 3 tensor.expand_shape live 256{{$}}
-// CHECK-NEXT: step 4 tensor.extract_slice live 256{{$}}
-// CHECK-NEXT: step 5 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 6 linalg.negf live 384{{$}}
-// A is dead: N = 128.
-// CHECK-NEXT: step 7 tensor.collapse_shape live 128{{$}}
-// CHECK-NEXT: step 8 tensor.empty live 128{{$}}
-// CHECK-NEXT: step 9 linalg.exp live 256{{$}}
 // CHECK-NOT: step
 func.func @views(%x: tensor<4x16xf32>) -> tensor<32xf32> {
   %c = tensor.collapse_shape %x [[0, 1]] : tensor<4x16xf32> into tensor<64xf32>
@@ -103,15 +93,12 @@ func.func @views(%x: tensor<4x16xf32>) -> tensor<32xf32> {
 // Tests that returning a slice keeps the whole source buffer live to the end.
 
 // resident = 64*4 = 256. A = 256 (returned through %s), B = 256.
-// Step 4: A (live to the end) + B = 512.
+// The slice is part of the exp's step. Step 1: A (live to the end) + B = 512.
 // lower_bound = 256 + max(exp: A = 256, negf: B = 256, returned A = 256) = 512.
 // CHECK-LABEL: peak-memory @returned_view
-// CHECK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 512 max_live 512 peak_step 4{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 2 tensor.extract_slice live 256{{$}}
-// CHECK-NEXT: step 3 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 4 linalg.negf live 512{{$}}
+// CHECK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 512 max_live 512 peak_step 1{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 linalg.negf live 512{{$}}
 // CHECK-NOT: step
 func.func @returned_view(%x: tensor<64xf32>) -> tensor<16xf32> {
   %e = tensor.empty() : tensor<64xf32>
@@ -127,17 +114,15 @@ func.func @returned_view(%x: tensor<64xf32>) -> tensor<16xf32> {
 // Tests that an empty -> fill -> matmul -> elementwise chain written in place
 // takes a single buffer.
 
-// resident = 8*16*4 (%a) + 16*4*4 (%b) = 512 + 256 = 768. One buffer of
-// 8*4*4 = 128 bytes from the fill (step 2) to the end (returned).
+// resident = 8*16*4 (%a) + 16*4*4 (%b) = 512 + 256 = 768. The fill is folded
+// into the matmul's step (0). One buffer of 8*4*4 = 128 bytes from that step
+// to the end (returned).
 // lower_bound = 768 + 128 = 896.
 // CHECK-LABEL: peak-memory @inplace_chain
-// CHECK-SAME: resident 768 peak_transient 128 peak 896 lower_bound 896 max_live 128 peak_step 2{{$}}
-// CHECK-NEXT: step 0 arith.constant live 0{{$}}
-// CHECK-NEXT: step 1 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 2 linalg.fill live 128{{$}}
-// CHECK-NEXT: step 3 linalg.matmul live 128{{$}}
-// CHECK-NEXT: step 4 linalg.exp live 128{{$}}
-// CHECK-NEXT: step 5 linalg.negf live 128{{$}}
+// CHECK-SAME: resident 768 peak_transient 128 peak 896 lower_bound 896 max_live 128 peak_step 0{{$}}
+// CHECK-NEXT: step 0 linalg.matmul live 128{{$}}
+// CHECK-NEXT: step 1 linalg.exp live 128{{$}}
+// CHECK-NEXT: step 2 linalg.negf live 128{{$}}
 // CHECK-NOT: step
 func.func @inplace_chain(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4xf32> {
   %zero = arith.constant 0.0 : f32
@@ -156,18 +141,16 @@ func.func @inplace_chain(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8
 // until that write.
 
 // resident = 64*4 = 256; A, B, C: 256 bytes each.
-// %late is created at step 0 but first written at step 5. Counting it from
-// step 0 would give 768 at step 4; allocated late, the peak is A + B = 512.
+// %late is created first but first written by the last exp (step 2).
+// Counting it from the start would give 768 at step 1; allocated late, the
+// peak is A + B = 512.
 // lower_bound = 256 + max(negf: A + B, exp: B + C = 512, returned C) = 768.
 // CHECK-LABEL: peak-memory @empty_allocated_late
-// CHECK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 4{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 2 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 3 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 4 linalg.negf live 512{{$}}
+// CHECK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 1{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 linalg.negf live 512{{$}}
 // A is dead, C is allocated: B + C = 512.
-// CHECK-NEXT: step 5 linalg.exp live 512{{$}}
+// CHECK-NEXT: step 2 linalg.exp live 512{{$}}
 // CHECK-NOT: step
 func.func @empty_allocated_late(%x: tensor<64xf32>) -> tensor<64xf32> {
   %late = tensor.empty() : tensor<64xf32>
@@ -184,16 +167,13 @@ func.func @empty_allocated_late(%x: tensor<64xf32>) -> tensor<64xf32> {
 // Tests that a value returned early stays live to the end, after its last use.
 
 // resident = 64*4 = 256; A, B, C: 256 bytes each.
-// A is produced at step 1 and used by no op, but is returned: live to step 5.
+// A is produced at step 0 and used by no op, but is returned: live to step 2.
 // lower_bound = 256 + max(exp: B + C = 512, returned A + C = 512) = 768.
 // CHECK-LABEL: peak-memory @returned_early
-// CHECK-SAME: resident 256 peak_transient 768 peak 1024 lower_bound 768 max_live 768 peak_step 5{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 2 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 3 linalg.negf live 512{{$}}
-// CHECK-NEXT: step 4 tensor.empty live 512{{$}}
-// CHECK-NEXT: step 5 linalg.exp live 768{{$}}
+// CHECK-SAME: resident 256 peak_transient 768 peak 1024 lower_bound 768 max_live 768 peak_step 2{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 linalg.negf live 512{{$}}
+// CHECK-NEXT: step 2 linalg.exp live 768{{$}}
 // CHECK-NOT: step
 func.func @returned_early(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
   %e = tensor.empty() : tensor<64xf32>
@@ -214,13 +194,10 @@ func.func @returned_early(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>
 // Every op uses one transient buffer (256), but A + B + C = 768 coexist at the
 // end: lower_bound = 256 + 768 = 1024 = peak.
 // CHECK-LABEL: peak-memory @lower_bound_from_returns
-// CHECK-SAME: resident 256 peak_transient 768 peak 1024 lower_bound 1024 max_live 768 peak_step 5{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 2 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 3 linalg.negf live 512{{$}}
-// CHECK-NEXT: step 4 tensor.empty live 512{{$}}
-// CHECK-NEXT: step 5 linalg.exp live 768{{$}}
+// CHECK-SAME: resident 256 peak_transient 768 peak 1024 lower_bound 1024 max_live 768 peak_step 2{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 linalg.negf live 512{{$}}
+// CHECK-NEXT: step 2 linalg.exp live 768{{$}}
 // CHECK-NOT: step
 func.func @lower_bound_from_returns(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
   %e0 = tensor.empty() : tensor<64xf32>
@@ -234,8 +211,8 @@ func.func @lower_bound_from_returns(%x: tensor<64xf32>) -> (tensor<64xf32>, tens
 
 // -----
 
-// Tests that a call is a fence with a remark and that its tensor result is a
-// new transient buffer.
+// Tests that a call is a fence, without a remark (-verify-diagnostics fails
+// on any), and that its tensor result is a new transient buffer.
 
 func.func private @external(tensor<64xf32>) -> tensor<64xf32>
 
@@ -244,17 +221,14 @@ func.func private @external(tensor<64xf32>) -> tensor<64xf32>
 // lower_bound = 256 + max(call: A + C = 512, add: A + C = 512, returned C =
 // 256) = 768.
 // CHECK-LABEL: peak-memory @fence
-// CHECK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 2{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 linalg.exp live 256{{$}}
-// CHECK-NEXT: step 2 func.call live 512{{$}}
-// CHECK-NEXT: step 3 linalg.add live 512{{$}}
+// CHECK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 1{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 256{{$}}
+// CHECK-NEXT: step 1 func.call live 512{{$}}
+// CHECK-NEXT: step 2 linalg.add live 512{{$}}
 // CHECK-NOT: step
 func.func @fence(%x: tensor<64xf32>) -> tensor<64xf32> {
   %e = tensor.empty() : tensor<64xf32>
   %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
-  // expected-remark @below {{memsched has no cost model for 'func.call'}}
-  // expected-remark @below {{memsched keeps 'func.call' in place relative to other side-effecting ops}}
   %c = func.call @external(%a) : (tensor<64xf32>) -> tensor<64xf32>
   %d = linalg.add ins(%a, %c : tensor<64xf32>, tensor<64xf32>)
                   outs(%c : tensor<64xf32>) -> tensor<64xf32>
@@ -269,18 +243,17 @@ func.func @fence(%x: tensor<64xf32>) -> tensor<64xf32> {
 // resident = 10*1 (%m, i1) + 10*8 (%i, index) + 4*8 (%z, complex<f32>) =
 // 10 + 80 + 32 = 122. N (i1) = 10, B (i8) = 10, J (index) = 80, C (complex)
 // = 32; B, J and C are returned.
-// Step 4: B + J + C = 10 + 80 + 32 = 122.
+// Step 3 (the copy; the empty has no step): B + J + C = 10 + 80 + 32 = 122.
 // lower_bound = 122 + max(extui: N + B = 20, addi: J = 80, copy: C = 32,
 // returned B + J + C = 122) = 244.
 // CHECK-LABEL: peak-memory @element_types
-// CHECK-SAME: resident 122 peak_transient 122 peak 244 lower_bound 244 max_live 122 peak_step 4{{$}}
+// CHECK-SAME: resident 122 peak_transient 122 peak 244 lower_bound 244 max_live 122 peak_step 3{{$}}
 // CHECK-NEXT: step 0 arith.xori live 10{{$}}
 // N + B = 20.
 // CHECK-NEXT: step 1 arith.extui live 20{{$}}
 // N is dead: B + J = 90.
 // CHECK-NEXT: step 2 arith.addi live 90{{$}}
-// CHECK-NEXT: step 3 tensor.empty live 90{{$}}
-// CHECK-NEXT: step 4 linalg.copy live 122{{$}}
+// CHECK-NEXT: step 3 linalg.copy live 122{{$}}
 // CHECK-NOT: step
 func.func @element_types(%m: tensor<10xi1>, %i: tensor<10xindex>, %z: tensor<4xcomplex<f32>>)
     -> (tensor<10xi8>, tensor<10xindex>, tensor<4xcomplex<f32>>) {
@@ -299,15 +272,13 @@ func.func @element_types(%m: tensor<10xi1>, %i: tensor<10xindex>, %z: tensor<4xc
 
 // resident = 64*4 = 256; A, B: 256 bytes each; the exp has 1000 bytes of
 // workspace.
-// Step 1: A + 1000 = 1256 (the peak); step 3: A + B = 512 (max_live).
+// Step 0: A + 1000 = 1256 (the peak); step 1: A + B = 512 (max_live).
 // lower_bound = 256 + max(exp: A + 1000 = 1256, negf: A + B = 512) = 1512.
 // CHECK-LABEL: peak-memory @workspace
-// CHECK-SAME: resident 256 peak_transient 1256 peak 1512 lower_bound 1512 max_live 512 peak_step 1{{$}}
-// CHECK-NEXT: step 0 tensor.empty live 0{{$}}
-// CHECK-NEXT: step 1 linalg.exp live 1256{{$}}
-// The workspace is gone after its op: A = 256.
-// CHECK-NEXT: step 2 tensor.empty live 256{{$}}
-// CHECK-NEXT: step 3 linalg.negf live 512{{$}}
+// CHECK-SAME: resident 256 peak_transient 1256 peak 1512 lower_bound 1512 max_live 512 peak_step 0{{$}}
+// CHECK-NEXT: step 0 linalg.exp live 1256{{$}}
+// The workspace is gone after its op: A + B = 512.
+// CHECK-NEXT: step 1 linalg.negf live 512{{$}}
 // CHECK-NOT: step
 func.func @workspace(%x: tensor<64xf32>) -> tensor<64xf32> {
   %e = tensor.empty() : tensor<64xf32>
