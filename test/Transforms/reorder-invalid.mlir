@@ -18,8 +18,8 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 //--- exact-too-large.mlir
-// Four independent ops (the tensor.empty ops do not count: they touch no
-// memory and the exact search places them itself).
+// Four independent ops (the tensor.empty ops do not count: they are free ops,
+// in no task).
 // expected-error @below {{memsched-reorder: algorithm 'exact' handles parts of at most 3 tasks between cut tasks, but this problem has a part of 4 tasks (use 'auto')}}
 func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %e0 = tensor.empty() : tensor<4xf32>
@@ -47,7 +47,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 //--- several-blocks.mlir
-// expected-error @below {{memsched cannot analyze '@f': it has 2 blocks, only single-block functions are supported}}
+// expected-error @below {{memsched-reorder cannot analyze '@f': it has 2 blocks, only single-block functions are supported}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   cf.br ^bb1
 ^bb1:
@@ -56,7 +56,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 //--- region-op.mlir
 func.func @f(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
-  // expected-error @below {{memsched cannot schedule an op with regions}}
+  // expected-error @below {{memsched-reorder cannot schedule an op with regions ('scf.if'; only linalg, tensor.pad and tensor.generate payloads are supported)}}
   %r = scf.if %c -> tensor<4xf32> {
     scf.yield %x : tensor<4xf32>
   } else {
@@ -85,7 +85,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         linalg.exp ins(%arg0
 // CHECK-NEXT:    tensor.empty
 // CHECK-NEXT:    linalg.exp ins(%arg1
-// expected-remark @below {{memsched leaves '@f' unchanged: argument type 'tensor<?xf32>' has no static size}}
+// expected-remark @below {{memsched-reorder leaves '@f' unchanged: argument type 'tensor<?xf32>' has no static size}}
 func.func @f(%x: tensor<?xf32>, %y: tensor<4xf32>) -> (tensor<?xf32>, tensor<4xf32>) {
   %c0 = arith.constant 0 : index
   %d = tensor.dim %x, %c0 : tensor<?xf32>
