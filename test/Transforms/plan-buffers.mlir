@@ -61,8 +61,10 @@ func.func @alias_extends_lifetime(%x: memref<16x16xf32>, %out: memref<256xf32>) 
 
 // -----
 
-// What cannot be planned stays, each with a remark: a dynamic size, a
-// returned buffer, a buffer passed to a call, an allocation in a loop body.
+// What cannot be planned stays: a dynamic size, a returned buffer, a buffer
+// passed to a call, an allocation in a loop body. No remark per allocation:
+// the summary counts them (4) and names the reason of the first (the dynamic
+// size); -verify-diagnostics fails on any other remark.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-SAME:    planned_buffers = 1 : i64, unplanned_buffers = 4 : i64
 // CHECK:         memref.alloc(%{{.+}}) : memref<?xf32>
@@ -71,14 +73,11 @@ func.func @alias_extends_lifetime(%x: memref<16x16xf32>, %out: memref<256xf32>) 
 // CHECK:         scf.for
 // CHECK:           memref.alloc() : memref<8xf32>
 func.func private @consume(memref<32xf32>)
-// expected-remark @below {{memsched-plan-buffers: 1 buffers in one arena of 64 B (max live 64 B, fragmentation 1.000x, }}
+// expected-remark-re @below {{memsched-plan-buffers: 1 buffers in one arena of 64 B (max live 64 B, fragmentation 1.000x, {{.*}}), 4 left as they are (the first: it has a dynamic size)}}
 func.func @left_alone(%n: index, %x: memref<64xf32>) -> memref<64xf32> {
-  // expected-remark @below {{memsched-plan-buffers leaves this allocation as it is: it has a dynamic size}}
   %dyn = memref.alloc(%n) : memref<?xf32>
-  // expected-remark @below {{memsched-plan-buffers leaves this allocation as it is: returned from the function}}
   %ret = memref.alloc() : memref<64xf32>
   linalg.exp ins(%x : memref<64xf32>) outs(%ret : memref<64xf32>)
-  // expected-remark @below {{memsched-plan-buffers leaves this allocation as it is: passed to a call}}
   %arg = memref.alloc() : memref<32xf32>
   call @consume(%arg) : (memref<32xf32>) -> ()
   %tmp = memref.alloc() : memref<16xf32>
@@ -86,7 +85,6 @@ func.func @left_alone(%n: index, %x: memref<64xf32>) -> memref<64xf32> {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   scf.for %i = %c0 to %c4 step %c1 {
-    // expected-remark @below {{memsched-plan-buffers leaves this allocation as it is: it is in a nested region}}
     %inner = memref.alloc() : memref<8xf32>
     %v = memref.load %tmp[%i] : memref<16xf32>
     memref.store %v, %inner[%i] : memref<8xf32>
