@@ -17,7 +17,9 @@
 //   lower bound = 4096 + max(negf: A + B, exp: A + C, add: B + C = 8192,
 //                 returned 4096) = 12288 (12.00 KiB)
 //   max live = 12288 (no workspace)
-//   ops = 3 tensor.empty + 4 linalg = 7
+//   planned = resident 4096 + arena 8192 (A and C, live together at the
+//             second exp) + escaping 4096 (B, returned) = 16384 (16.00 KiB)
+//   ops = 4 tasks (the linalg ops; the three tensor.empty are free ops)
 // Time (roofline max(flops / peak, bytes / bandwidth) + launch; the three
 // tensor.empty cost nothing):
 //   exp, negf, exp: 1024 flops, 4096 + 4096 = 8192 bytes each;
@@ -30,7 +32,8 @@
 //     = 3 * 5.0040177e-6 + 5.0060265e-6 = 2.0018079e-5 s
 
 // TEXT-LABEL: memsched report for @diamond
-// TEXT-NEXT:    ops                            7{{$}}
+// TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
+// TEXT-NEXT:    ops                            4{{$}}
 // TEXT-NEXT:    resident                4.00 KiB  (4096 bytes){{$}}
 // TEXT-NEXT:    peak transient         12.00 KiB  (12288 bytes){{$}}
 // TEXT-NEXT:    peak                   16.00 KiB  (16384 bytes){{$}}
@@ -50,6 +53,7 @@
 // JSON-H100-NEXT:     "device": "h100",
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 4096,
+// JSON-NEXT:          "estimated_ops": 0,
 // JSON-NEXT:          "fragmentation": 1,
 // JSON-NEXT:          "lower_bound_bytes": 12288,
 // JSON-NEXT:          "max_live_bytes": 12288,
@@ -57,7 +61,7 @@
 // JSON-H100-NEXT:     "modeled_time_s": 1.6011004{{[0-9]*}}e-05,
 // JSON-A100-NEXT:     "modeled_time_s": 2.0018079{{[0-9]*}}e-05,
 // JSON-NEXT:          "name": "diamond",
-// JSON-NEXT:          "ops": 7,
+// JSON-NEXT:          "ops": 4,
 // JSON-NEXT:          "peak_bytes": 16384,
 // JSON-NEXT:          "peak_transient_bytes": 12288,
 // JSON-NEXT:          "planned_bytes": 16384,
@@ -82,31 +86,34 @@
 // TRACE-NEXT:   "name": "process_name",
 // TRACE-NEXT:   "ph": "M",
 // TRACE-NEXT:   "pid": 1
-// One "X" slice per op on the compute track (tid 0), each followed by a "C"
-// counter sample of resident + live transient bytes at the op's start.
+// One "X" slice per task on the compute track (tid 0), each followed by a
+// "C" counter sample of resident + live transient bytes at the task's start;
+// the empties are free ops, with no slice.
+// TRACE-NOT:    "name": "tensor.empty"
 // TRACE:        "step": 0
-// TRACE:        "dur": 0,
-// TRACE-NEXT:   "name": "tensor.empty",
-// TRACE-NEXT:   "ph": "X",
-// TRACE-NEXT:   "pid": 1,
-// TRACE-NEXT:   "tid": 0,
-// TRACE-NEXT:   "ts": 0
-// Step 0 (empty): 4096 resident + 0.
-// TRACE:        "live_bytes": 4096
-// TRACE-NEXT:   },
-// TRACE-NEXT:   "name": "device memory",
-// TRACE-NEXT:   "ph": "C",
-// TRACE:        "step": 1
 // The exp takes 8192 / 3.35e12 s + 4 us = 4.0024454 us.
 // TRACE-NEXT:   },
 // TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
 // TRACE-NEXT:   "name": "linalg.exp",
 // TRACE-NEXT:   "ph": "X",
-// Step 1: 4096 + A (4096) = 8192.
+// TRACE-NEXT:   "pid": 1,
+// TRACE-NEXT:   "tid": 0,
+// TRACE-NEXT:   "ts": 0
+// Step 0: 4096 resident + A (4096) = 8192.
 // TRACE:        "live_bytes": 8192
-// Step 5 (second exp) starts after two 4.0024454 us ops: 8.0048907 us;
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "name": "device memory",
+// TRACE-NEXT:   "ph": "C",
+// TRACE:        "step": 1
+// TRACE-NEXT:   },
+// TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
+// TRACE-NEXT:   "name": "linalg.negf",
+// TRACE-NEXT:   "ph": "X",
+// Step 1: 4096 + A + B = 12288.
+// TRACE:        "live_bytes": 12288
+// Step 2 (second exp) starts after two 4.0024454 us ops: 8.0048907 us;
 // 4096 + A + B + C = 16384, the peak.
-// TRACE:        "step": 5
+// TRACE:        "step": 2
 // TRACE-NEXT:   },
 // TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
 // TRACE-NEXT:   "name": "linalg.exp",
@@ -115,8 +122,8 @@
 // TRACE-NEXT:   "tid": 0,
 // TRACE-NEXT:   "ts": 8.0048907{{[0-9]*}}
 // TRACE:        "live_bytes": 16384
-// Step 6 (add): B + C = 8192 transient + 4096 = 12288.
-// TRACE:        "step": 6
+// Step 3 (add): B + C = 8192 transient + 4096 = 12288.
+// TRACE:        "step": 3
 // TRACE:        "live_bytes": 12288
 // The second function is the second process.
 // TRACE:        "name": "@large"
@@ -149,13 +156,15 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 }
 
 // @large: 512*768*4 = 1572864 bytes = 1.50 MiB resident and 1.50 MiB for the
-// exp result; peak = lower bound = 3145728 = 3.00 MiB.
+// exp result; peak = lower bound = 3145728 = 3.00 MiB; planned = resident +
+// the returned result (escaping, no arena) = 3.00 MiB; one task.
 // Time: 393216 flops, 2 * 1572864 = 3145728 bytes.
 //   h100: 3145728 / 3.35e12 + 4e-6 = 9.390233e-7 + 4e-6 = 4.939023e-6 s
 //   a100-80gb: 3145728 / 2.039e12 + 5e-6 = 1.542780e-6 + 5e-6 = 6.542780e-6 s
 
 // TEXT-LABEL: memsched report for @large
-// TEXT-NEXT:    ops                            2{{$}}
+// TEXT-NEXT:    planned (device)        3.00 MiB  (3145728 bytes){{$}}
+// TEXT-NEXT:    ops                            1{{$}}
 // TEXT-NEXT:    resident                1.50 MiB  (1572864 bytes){{$}}
 // TEXT-NEXT:    peak transient          1.50 MiB  (1572864 bytes){{$}}
 // TEXT-NEXT:    peak                    3.00 MiB  (3145728 bytes){{$}}
@@ -172,6 +181,7 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // JSON-H100-NEXT:     "device": "h100",
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 1572864,
+// JSON-NEXT:          "estimated_ops": 0,
 // JSON-NEXT:          "fragmentation": 1,
 // JSON-NEXT:          "lower_bound_bytes": 3145728,
 // JSON-NEXT:          "max_live_bytes": 1572864,
@@ -179,7 +189,7 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // JSON-H100-NEXT:     "modeled_time_s": 4.939023{{[0-9]*}}e-06,
 // JSON-A100-NEXT:     "modeled_time_s": 6.542779{{[0-9]*}}e-06,
 // JSON-NEXT:          "name": "large",
-// JSON-NEXT:          "ops": 2,
+// JSON-NEXT:          "ops": 1,
 // JSON-NEXT:          "peak_bytes": 3145728,
 // JSON-NEXT:          "peak_transient_bytes": 1572864,
 // JSON-NEXT:          "planned_bytes": 3145728,
@@ -205,7 +215,7 @@ func.func @large(%x: tensor<512x768xf32>) -> tensor<512x768xf32> {
 // JSON-NEXT:        }
 // JSON-NEXT:      ]
 
-// expected-remark @below {{memsched leaves '@dynamic' unchanged: argument type 'tensor<?xf32>' has no static size}}
+// expected-remark @below {{memsched-report leaves '@dynamic' unchanged: argument type 'tensor<?xf32>' has no static size}}
 func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %x : tensor<?xf32>
 }
