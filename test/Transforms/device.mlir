@@ -13,6 +13,7 @@
 // OVERRIDE: "device": "h200"
 // IR-LABEL: func.func @step
 // IR-SAME: memsched.target_device = "cpu"
+// expected-remark @below {{memsched-reorder: peak 512 B -> 512 B}}
 func.func @step(%x: tensor<64xf32>) -> tensor<64xf32> {
   %e = tensor.empty() : tensor<64xf32>
   %r = linalg.exp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
@@ -27,6 +28,7 @@ func.func @step(%x: tensor<64xf32>) -> tensor<64xf32> {
 // DEFAULT: "device": "a100-80gb"
 // OVERRIDE: "device": "h200"
 module attributes {memsched.target_device = "a100-80gb"} {
+  // expected-remark @below {{memsched-reorder: peak 512 B -> 512 B}}
   func.func @step(%x: tensor<64xf32>) -> tensor<64xf32> {
     %e = tensor.empty() : tensor<64xf32>
     %r = linalg.exp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
