@@ -8,10 +8,11 @@
 // Tests that an unsigned workspace with its top bit set (200 : ui8) is a
 // valid non-negative byte count.
 
-// resident = 4*4 = 16; step 1: the exp result (16) + 200 workspace = 216.
+// resident = 4*4 = 16; step 0 (the exp; the empty is a free op with no
+// step): the exp result (16) + 200 workspace = 216.
 // lower_bound = 16 + 216 = 232.
 // CHECK-LABEL: peak-memory @unsigned_workspace
-// CHECK-SAME: resident 16 peak_transient 216 peak 232 lower_bound 232 max_live 16 peak_step 1{{$}}
+// CHECK-SAME: resident 16 peak_transient 216 peak 232 lower_bound 232 max_live 16 peak_step 0{{$}}
 func.func @unsigned_workspace(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %a = linalg.exp {memsched.workspace = 200 : ui8} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>

@@ -12,30 +12,30 @@
 // CHECK:       linalg.add {memsched.cost = 2 : i64, memsched.workspace = 4096 : i64}
 // CHECK:       linalg.exp {memsched.cost = 0 : i64}
 
-// Only ops with a measured cost take time: tensor.empty has no work and no
-// launch. 0.25 + 0.5 + 2 + 0 = 2.75 s, exactly representable.
+// Only ops with a measured cost take time: tensor.empty is a free op (no
+// task, no work, no launch). 0.25 + 0.5 + 2 + 0 = 2.75 s, exactly
+// representable.
 // (JSON keys print sorted, so each object's figures are checked around its
 // name.)
 // JSON:       "modeled_time_s": 2.75,
 // JSON-NEXT:  "name": "measured",
 // Same peak as the PEAK lines below: 256 + 4608 = 4864.
-// JSON-NEXT:  "ops": 6,
+// Four tasks: the linalg ops (the empties are free ops).
+// JSON-NEXT:  "ops": 4,
 // JSON-NEXT:  "peak_bytes": 4864,
 
 // resident = 64*4 = 256; A (exp) = 256, B (negf) = 256, the add writes in
 // place into B, the last exp in place into B too.
 // Without workspace the peak would be A + B = 512 at the negf; the add's
-// 4096 bytes of workspace make step 4 A + B + 4096 = 4608.
+// 4096 bytes of workspace make step 2 A + B + 4096 = 4608.
 // lower_bound = 256 + max(add: A + B + 4096 = 4608, returned 256) = 4864.
 // PEAK-LABEL: peak-memory @measured
-// PEAK-SAME: resident 256 peak_transient 4608 peak 4864 lower_bound 4864 max_live 512 peak_step 4{{$}}
-// PEAK-NEXT: step 0 tensor.empty live 0{{$}}
-// PEAK-NEXT: step 1 linalg.exp live 256{{$}}
-// PEAK-NEXT: step 2 tensor.empty live 256{{$}}
-// PEAK-NEXT: step 3 linalg.negf live 512{{$}}
-// PEAK-NEXT: step 4 linalg.add live 4608{{$}}
+// PEAK-SAME: resident 256 peak_transient 4608 peak 4864 lower_bound 4864 max_live 512 peak_step 2{{$}}
+// PEAK-NEXT: step 0 linalg.exp live 256{{$}}
+// PEAK-NEXT: step 1 linalg.negf live 512{{$}}
+// PEAK-NEXT: step 2 linalg.add live 4608{{$}}
 // A is dead after the add: B = 256.
-// PEAK-NEXT: step 5 linalg.exp live 256{{$}}
+// PEAK-NEXT: step 3 linalg.exp live 256{{$}}
 func.func @measured(%x: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
   %a = linalg.exp {memsched.cost = 0.25 : f64}
@@ -53,11 +53,11 @@ func.func @measured(%x: tensor<64xf32>) -> tensor<64xf32> {
 // The same function without the attributes: the peak is A + B = 512.
 // resident 256 + peak transient 512 = 768.
 // JSON:       "name": "unannotated",
-// JSON-NEXT:  "ops": 6,
+// JSON-NEXT:  "ops": 4,
 // JSON-NEXT:  "peak_bytes": 768,
 // JSON-NEXT:  "peak_transient_bytes": 512,
 // PEAK-LABEL: peak-memory @unannotated
-// PEAK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 3{{$}}
+// PEAK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 1{{$}}
 func.func @unannotated(%x: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
   %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
