@@ -2,7 +2,10 @@
 // Swapping and memsched-optimize (reorder, then recomputation and swapping
 // chosen jointly, in-place) at several budgets, on two devices, with CSE and
 // canonicalization after them: bit-identical results, and every budget met.
-// RUN: for budget in 0.9x 0.8x; do \
+// Budgets are fractions of the planned bytes (resident 6600 + arena 23872 +
+// returned 4268 = 34740 B); the smallest reachable footprint is 28344 B
+// (0.82x).
+// RUN: for budget in 0.9x 0.85x; do \
 // RUN:   for device in h100 cpu; do \
 // RUN:     memsched-opt %examples/cnn_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-optimize="budget=$budget device=$device" -cse -canonicalize -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.fit | %run_harness > %t.optimized && \
 // RUN:     diff %t.original %t.optimized && FileCheck %s --check-prefix=FIT --input-file=%t.fit || exit 1; \
