@@ -1,6 +1,6 @@
 // REQUIRES: ptxas, fatbinary
 // RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-exec-harness -memsched-to-gpu-pipeline=format=bin -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=BIN
-// RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-exec-harness -memsched-to-gpu-pipeline="format=bin budget=0.8x" -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=BIN
+// RUN: memsched-opt %examples/cnn_train_step.mlir -memsched-exec-harness -memsched-to-gpu-pipeline="format=bin budget=0.9x" -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=BIN
 // RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-to-gpu-pipeline=format=fatbin -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=FATBIN
 // RUN: memsched-opt %examples/mlp_train_step.mlir -memsched-to-gpu-pipeline="format=bin chip=sm_80 features=+ptx70" -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=BIN
 
