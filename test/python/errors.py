@@ -13,7 +13,8 @@ def expect_error(function, *args, **kwargs):
 
 # CHECK: MLIRError: {{.*}}error: custom op 'func.funk' is unknown
 expect_error(memsched.analyze, "func.funk @f() { return }")
-# CHECK: MLIRError: error: unknown device 'tpu'
+# The device is resolved per function: the error is at the function.
+# CHECK: MLIRError: loc("<input>":1:1): error: memsched: unknown device 'tpu'; expected one of h100, h200, a100-80gb, cpu
 expect_error(memsched.analyze, "func.func @f() { return }", device="tpu")
 # CHECK: MLIRError: error: invalid pipeline 'no-such-pass'
 expect_error(memsched.run_pipeline, "func.func @f() { return }",
