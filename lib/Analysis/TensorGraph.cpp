@@ -434,6 +434,10 @@ void TensorGraphBuilder::run() {
             problem.buffer(value.buffer).kind == BufferKind::Transient &&
             value.producer == kNoId)
           continue;
+        // A value made inside the task (a folded fill read by its
+        // computation, a view of a view) is not a read between tasks.
+        if (value.producer == taskId || (def && graph.getTask(def) == taskId))
+          continue;
         problem.addConsumer(valueId, taskId);
         bufferStates[value.buffer].readersSinceWrite.push_back(taskId);
         // Values that no task writes (empty tensors, views) still order

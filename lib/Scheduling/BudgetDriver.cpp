@@ -57,8 +57,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   input.planned = true;
   input.footprintBytes = options.inputFootprintBytes;
   input.timeSeconds = options.inputTimeSeconds;
-  input.smallestTransientBytes =
-      std::max<int64_t>(options.inputFootprintBytes - options.residentBytes, 0);
+  input.smallestTransientBytes = options.inputPeakTransientBytes;
+  input.peakTransientBytes = options.inputPeakTransientBytes;
   result.smallestFootprintBytes = options.inputFootprintBytes;
   result.smallestTransientBytes = input.smallestTransientBytes;
   bool minimise = options.budgetBytes == kMinimumBudget;
@@ -88,8 +88,15 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   // function), at least 1% a step.
   CandidateSlot fastest(evaluator);
   if (!minimise) {
+    // The footprint counts more than the planners' peak (escaping buffers
+    // whole, arena fragmentation): start below the input's peak by the
+    // input's excess.
+    int64_t excess = options.inputFootprintBytes - options.budgetBytes;
+    int64_t firstTarget =
+        std::min(options.budgetBytes - options.residentBytes,
+                 options.inputPeakTransientBytes - excess);
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
-      int64_t target = options.budgetBytes - options.residentBytes;
+      int64_t target = firstTarget;
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
         std::optional<BudgetEvaluation> evaluation =
@@ -108,7 +115,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
         }
         evaluator.release(evaluation->candidate);
         int64_t overshoot = evaluation->footprintBytes - options.budgetBytes;
-        target -= std::max({overshoot, target / 100, int64_t(1)});
+        target = std::min(target, evaluation->peakTransientBytes) -
+                 std::max({overshoot, target / 100, int64_t(1)});
       }
     }
   }
@@ -118,6 +126,7 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   // and for `min`; it is what an error reports.
   CandidateSlot smallest(evaluator);
   if (minimise || !fastest.has()) {
+    result.searchedFloors = true;
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
       std::optional<BudgetEvaluation> probe = evaluate(strategy, 0);
       if (!probe) {

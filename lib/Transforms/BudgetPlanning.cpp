@@ -18,6 +18,7 @@
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -35,6 +36,30 @@ int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
 }
 
 namespace {
+/// Standard cleanup, as `-canonicalize` then `-cse` apply it: every loaded
+/// dialect's and registered op's canonicalization patterns, collected once.
+class Cleanup {
+public:
+  explicit Cleanup(MLIRContext *context) {
+    RewritePatternSet collected(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(collected);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(collected, context);
+    patterns.emplace(std::move(collected));
+  }
+  /// Cleans up `func` in place.
+  void run(func::FuncOp func) const {
+    (void)applyPatternsGreedily(func, *patterns);
+    IRRewriter rewriter(func.getContext());
+    DominanceInfo dominance(func);
+    eliminateCommonSubExpressions(rewriter, dominance, func);
+  }
+
+private:
+  std::optional<FrozenRewritePatternSet> patterns;
+};
+
 /// One lever configuration: recompute (down to a share of the way from the
 /// target to the input's peak when swaps follow), then swap.
 struct Strategy {
@@ -59,9 +84,11 @@ class FunctionEvaluator : public sched::BudgetEvaluator {
 public:
   FunctionEvaluator(func::FuncOp func, const TensorGraph &graph,
                     const CostModel &costModel, const BudgetPassConfig &config,
-                    std::vector<Strategy> strategies, int64_t peakTransient)
+                    std::vector<Strategy> strategies, int64_t peakTransient,
+                    const Cleanup &cleanup)
       : func(func), graph(graph), costModel(costModel), config(config),
-        strategies(std::move(strategies)), peakTransient(peakTransient) {}
+        strategies(std::move(strategies)), peakTransient(peakTransient),
+        cleanup(cleanup) {}
   ~FunctionEvaluator() override {
     for (auto &entry : candidates)
       if (entry.second.work)
@@ -81,6 +108,8 @@ public:
   /// The candidate `id` (its IR is null once released).
   Candidate &get(int64_t id) { return candidates.at(id); }
   const std::vector<Strategy> &getStrategies() const { return strategies; }
+  /// The first planner failure, if any (a bug to report, not a user error).
+  StringRef getPlannerError() const { return plannerError; }
 
 private:
   /// The footprint of `work` after canonicalize and CSE on a copy.
@@ -98,30 +127,15 @@ private:
   int64_t peakTransient;
   std::map<int64_t, Candidate> candidates;
   int64_t nextCandidate = 0;
-  std::optional<FrozenRewritePatternSet> cleanupPatterns;
+  const Cleanup &cleanup;
+  std::string plannerError;
 };
 } // namespace
 
 std::optional<int64_t>
 FunctionEvaluator::measureAfterCleanup(func::FuncOp work) {
-  MLIRContext *context = work.getContext();
-  if (!cleanupPatterns) {
-    // What -canonicalize collects: every loaded dialect's and registered
-    // op's canonicalization patterns.
-    RewritePatternSet patterns(context);
-    for (Dialect *dialect : context->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : context->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, context);
-    cleanupPatterns.emplace(std::move(patterns));
-  }
   func::FuncOp copy = work.clone();
-  (void)applyPatternsGreedily(copy, *cleanupPatterns);
-  {
-    IRRewriter rewriter(context);
-    DominanceInfo dominance(copy);
-    eliminateCommonSubExpressions(rewriter, dominance, copy);
-  }
+  cleanup.run(copy);
   FunctionReport report = analyzeFunction(copy, costModel);
   copy.erase();
   if (report.status != TensorGraphStatus::Built)
@@ -147,8 +161,13 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
     std::optional<sched::RematPlan> plan =
         sched::planRemat(graph.getProblem(), options, &error);
     if (!plan) {
-      emitInternalError(error);
-      return std::nullopt;
+      // A planner failure on this graph rules out this strategy at this
+      // target, not the pass: the other strategies may still meet it. The
+      // first message is kept for the error if nothing does.
+      if (plannerError.empty())
+        plannerError = "recomputation: " + error;
+      evaluation.smallestTransientBytes = peakTransient;
+      return evaluation;
     }
     evaluation.smallestTransientBytes = plan->smallestPeakTransient;
     if (!plan->withinBudget)
@@ -183,8 +202,10 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
     if (!plan) {
       if (work)
         work.erase();
-      emitInternalError(error);
-      return std::nullopt;
+      if (plannerError.empty())
+        plannerError = "swapping: " + error;
+      evaluation.smallestTransientBytes = peakTransient;
+      return evaluation;
     }
     evaluation.smallestTransientBytes = plan->smallestPeakTransient;
     if (!plan->withinBudget) {
@@ -203,6 +224,7 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
   }
   if (!work)
     work = func.clone();
+  keepDuplicatesApart(work);
   if (config.inplace) {
     TensorGraph rewritten = TensorGraph::build(work, costModel);
     if (rewritten.getStatus() == TensorGraphStatus::Built)
@@ -228,6 +250,7 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
   evaluation.planned = true;
   evaluation.footprintBytes = std::max(footprint, *cleaned);
   evaluation.timeSeconds = candidate.report.modeledTimeSeconds;
+  evaluation.peakTransientBytes = candidate.report.peakTransientBytes;
   evaluation.candidate = nextCandidate++;
   if (!strategy.remat && !strategy.swap)
     evaluation.smallestTransientBytes = candidate.report.peakTransientBytes;
@@ -319,17 +342,43 @@ LogicalResult mlir::memsched::runBudgetPlanning(
     return emitError(func.getLoc())
            << passName << ": '@" << func.getSymName()
            << "' already has swap ops; plan swaps once";
-  std::optional<TensorGraph> built =
+  std::optional<TensorGraph> original =
       TensorGraph::buildOrEmitError(func, costModel, passName);
+  if (!original)
+    return failure();
+  FunctionReport input = analyzeFunction(func, costModel);
+  // Plans are made on a copy, which becomes the function only if a plan is
+  // chosen. Every candidate keeps its duplicate ops apart (two pads of one
+  // tensor, say), so later CSE cannot merge what the plan measured apart.
+  Cleanup cleanup(func.getContext());
+  func::FuncOp laidOut = func.clone();
+  llvm::scope_exit eraseLaidOut([&] { laidOut.erase(); });
+  std::optional<TensorGraph> built =
+      TensorGraph::buildOrEmitError(laidOut, costModel, passName);
+  if (!built)
+    return failure();
+  // Each task's ops together, in program order, so that clones and swaps
+  // inserted before or after a task see everything the task reads.
+  layOutTasks(laidOut, *built, built->getProblem().programOrder());
+  built = TensorGraph::buildOrEmitError(laidOut, costModel, passName);
   if (!built)
     return failure();
   const TensorGraph &graph = *built;
-  FunctionReport input = analyzeFunction(func, costModel);
-  if (input.status != TensorGraphStatus::Built)
+  FunctionReport inputLaidOut = analyzeFunction(laidOut, costModel);
+  if (input.status != TensorGraphStatus::Built ||
+      inputLaidOut.status != TensorGraphStatus::Built)
     return emitError(func.getLoc())
            << passName << ": internal error: cannot analyze '@"
-           << func.getSymName() << "': " << input.skippedReason;
-
+           << func.getSymName() << "'";
+  // The input as it is, measured as every candidate is: as it is and after
+  // cleanup.
+  func::FuncOp inputAfterCleanup = func.clone();
+  cleanup.run(inputAfterCleanup);
+  FunctionReport cleanedInput = analyzeFunction(inputAfterCleanup, costModel);
+  inputAfterCleanup.erase();
+  int64_t inputFootprint = input.plannedBytes();
+  if (cleanedInput.status == TensorGraphStatus::Built)
+    inputFootprint = std::max(inputFootprint, cleanedInput.plannedBytes());
   std::vector<Strategy> strategies;
   if (config.allowRemat)
     strategies.push_back({"remat", true, false, 0});
@@ -342,7 +391,8 @@ LogicalResult mlir::memsched::runBudgetPlanning(
 
   sched::BudgetDriverOptions options;
   options.residentBytes = input.residentBytes;
-  options.inputFootprintBytes = input.plannedBytes();
+  options.inputFootprintBytes = inputFootprint;
+  options.inputPeakTransientBytes = inputLaidOut.peakTransientBytes;
   options.inputTimeSeconds = input.modeledTimeSeconds;
   options.budgetBytes =
       config.budget.isMinimum
@@ -352,8 +402,8 @@ LogicalResult mlir::memsched::runBudgetPlanning(
   for (const Strategy &strategy : strategies)
     options.strategies.push_back(strategy.name);
 
-  FunctionEvaluator evaluator(func, graph, costModel, config, strategies,
-                              input.peakTransientBytes);
+  FunctionEvaluator evaluator(laidOut, graph, costModel, config, strategies,
+                              inputLaidOut.peakTransientBytes, cleanup);
   std::optional<sched::BudgetResult> result =
       sched::driveBudget(evaluator, options);
   if (!result)
@@ -380,6 +430,10 @@ LogicalResult mlir::memsched::runBudgetPlanning(
       diag << "; the device has no host link to swap over";
     diag << ")";
     attachFloorNote(diag, graph, input);
+    if (!evaluator.getPlannerError().empty())
+      diag.attachNote(func.getLoc())
+          << "a planner failed on this function (please report it): "
+          << evaluator.getPlannerError();
     return failure();
   }
 
@@ -391,9 +445,10 @@ LogicalResult mlir::memsched::runBudgetPlanning(
       "planned_before_bytes", builder.getI64IntegerAttr(input.plannedBytes())));
   fields.push_back(builder.getNamedAttr(
       "time_before_s", builder.getF64FloatAttr(input.modeledTimeSeconds)));
-  fields.push_back(builder.getNamedAttr(
-      "smallest_bytes",
-      builder.getI64IntegerAttr(result->smallestFootprintBytes)));
+  if (result->searchedFloors)
+    fields.push_back(builder.getNamedAttr(
+        "smallest_bytes",
+        builder.getI64IntegerAttr(result->smallestFootprintBytes)));
   fields.push_back(builder.getNamedAttr(
       "evaluations",
       builder.getI64IntegerAttr(static_cast<int64_t>(result->trials.size()))));

@@ -11,10 +11,24 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
 namespace sched = mlir::memsched::scheduling;
+
+void mlir::memsched::layOutTasks(func::FuncOp func, const TensorGraph &graph,
+                                 ArrayRef<sched::TaskId> order) {
+  Block &block = func.getBody().front();
+  Operation *terminator = block.getTerminator();
+  for (Operation *op : graph.getFreeOps())
+    op->moveBefore(terminator);
+  for (sched::TaskId task : order)
+    for (Operation *op : graph.getOps(task))
+      op->moveBefore(terminator);
+}
 
 void mlir::memsched::applySwapDecisions(
     const TensorGraph &graph, const std::vector<sched::SwapDecision> &swaps,
@@ -190,4 +204,59 @@ void mlir::memsched::numberAllocations(func::FuncOp func) {
         kAllocationAttrName,
         IntegerAttr::get(IntegerType::get(context, 64), allocation++));
   });
+}
+
+void mlir::memsched::keepDuplicatesApart(func::FuncOp func) {
+  // CSE merges equal constants first, then ops equal up to them: an op's
+  // operands (and the values its regions capture) are compared through
+  // their representative constant.
+  DenseMap<Value, Value> representative;
+  auto canonical = [&](Value value) {
+    Value found = representative.lookup(value);
+    return found ? found : value;
+  };
+  DenseMap<unsigned, SmallVector<Operation *, 1>> buckets;
+  auto findEquivalent = [&](Operation *op, unsigned hash) -> Operation * {
+    for (Operation *other : buckets[hash]) {
+      DenseMap<Value, Value> inside;
+      auto check = [&](Value lhs, Value rhs) {
+        return success(canonical(lhs) == canonical(rhs) ||
+                       inside.lookup(lhs) == rhs);
+      };
+      auto mark = [&](Value lhs, Value rhs) { inside[lhs] = rhs; };
+      if (OperationEquivalence::isEquivalentTo(
+              op, other, check, mark, OperationEquivalence::IgnoreLocations))
+        return other;
+    }
+    return nullptr;
+  };
+  int64_t instance = 0;
+  Builder builder(func.getContext());
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (op.getNumResults() == 0 || !isMemoryEffectFree(&op))
+      continue;
+    bool isConstant = op.hasTrait<OpTrait::ConstantLike>();
+    // Merged empties and views share no more memory than apart: an empty
+    // allocates at each write, a view is its source's buffer.
+    if (!isConstant && (isa<tensor::EmptyOp>(op) || isa<ViewLikeOpInterface>(op) ||
+                        !llvm::any_of(op.getResultTypes(),
+                                      llvm::IsaPred<ShapedType>)))
+      continue;
+    unsigned hash = static_cast<unsigned>(OperationEquivalence::computeHash(
+        &op, [&](Value value) { return hash_value(canonical(value)); },
+        OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations));
+    Operation *equivalent = findEquivalent(&op, hash);
+    if (!equivalent) {
+      buckets[hash].push_back(&op);
+      continue;
+    }
+    if (isConstant) {
+      for (auto [result, same] :
+           llvm::zip(op.getResults(), equivalent->getResults()))
+        representative[result] = canonical(same);
+      continue;
+    }
+    op.setAttr(kInstanceAttrName, builder.getI64IntegerAttr(instance++));
+  }
 }

@@ -47,12 +47,25 @@ void applyRematPlan(const TensorGraph &graph, const scheduling::RematPlan &plan,
 /// number, so CSE cannot merge allocations planned apart.
 void numberAllocations(func::FuncOp func);
 
+/// Moves the ops of \p func's block into \p order of \p graph's tasks: free
+/// ops first (in block order), then every task's ops together (folded fills,
+/// the computation, views of its results). With the program order this lays
+/// each task out contiguously, which rewrites that insert before or after a
+/// task rely on. \p order must be a topological order of the tasks.
+void layOutTasks(func::FuncOp func, const TensorGraph &graph,
+                 ArrayRef<scheduling::TaskId> order);
+
 /// Lets elementwise linalg ops of \p func whose payload ignores their init
 /// write into a dead input of the same type instead (one-shot bufferization
 /// then reuses that buffer); \p graph is \p func's. Arguments are written
 /// only with \p donateArguments. Returns the number of ops rewritten.
 int64_t applyInplaceRewrites(func::FuncOp func, const TensorGraph &graph,
                              bool donateArguments);
+
+/// Numbers (memsched.instance) every op of \p func's block without memory
+/// effects that is equivalent to an earlier one, so that CSE after a pass
+/// cannot merge what a plan measured apart.
+void keepDuplicatesApart(func::FuncOp func);
 
 /// By ValueId of \p graph: whether the value has a host form (a ranked
 /// tensor without an encoding), i.e. may be swapped.

@@ -53,6 +53,8 @@ struct BudgetEvaluation {
   /// The smallest peak of transient bytes the strategy's planner reached
   /// (its model's floor), whether or not it reached the target.
   int64_t smallestTransientBytes = 0;
+  /// The modelled peak of transient bytes of the rewritten function.
+  int64_t peakTransientBytes = 0;
 };
 
 /// The IR round trip of the driver, implemented by the caller.
@@ -75,8 +77,10 @@ struct BudgetDriverOptions {
   int64_t budgetBytes = kMinimumBudget;
   /// Resident bytes of the function (no lever lowers them).
   int64_t residentBytes = 0;
-  /// Footprint and modelled time of the function as it is.
+  /// Footprint, modelled peak of transient bytes and modelled time of the
+  /// function as it is.
   int64_t inputFootprintBytes = 0;
+  int64_t inputPeakTransientBytes = 0;
   double inputTimeSeconds = 0;
   /// Names of the strategies, in the order they are tried.
   std::vector<std::string> strategies;
@@ -102,6 +106,9 @@ struct BudgetResult {
   BudgetEvaluation chosen;
   /// The budget in bytes that was met (the smallest footprint for `min`).
   int64_t budgetBytes = 0;
+  /// Whether the floors were searched (when nothing met the budget, or for
+  /// `min`); the two fields after it are meaningful only then.
+  bool searchedFloors = false;
   /// The smallest footprint any strategy reaches at its planner's floor,
   /// independent of the budget, and the strategy that reaches it (-1: the
   /// input itself).

@@ -34,6 +34,10 @@ struct TestPrintPlanBase
   TestPrintPlanBase(const TestPrintPlanBase &other)
       : PassWrapper<Derived, OperationPass<func::FuncOp>>(other) {}
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<MemschedDialect>();
+  }
+
   Pass::Option<std::string> budget{*this, "budget",
                                    llvm::cl::desc("The budget to plan for"),
                                    llvm::cl::init("")};
@@ -184,8 +188,11 @@ struct TestPrintFitPlanPass : public TestPrintPlanBase<TestPrintFitPlanPass> {
     os << "fit-plan @" << func.getSymName() << " met "
        << (result.met ? "yes" : "no") << " chosen " << name(result.strategy)
        << " planned " << result.chosen.footprintBytes << " budget "
-       << result.budgetBytes << " smallest " << result.smallestFootprintBytes
-       << " (" << name(result.smallestStrategy) << ")\n";
+       << result.budgetBytes;
+    if (result.searchedFloors)
+      os << " smallest " << result.smallestFootprintBytes << " ("
+         << name(result.smallestStrategy) << ")";
+    os << "\n";
     for (const sched::BudgetTrial &trial : result.trials) {
       os << "  " << name(trial.strategy) << " target "
          << trial.targetTransientBytes;

@@ -161,7 +161,8 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << attribute.getValue();
     return success();
   }
-  if (name == kRecomputeAttrName || name == kAllocationAttrName) {
+  if (name == kRecomputeAttrName || name == kAllocationAttrName ||
+      name == kInstanceAttrName) {
     if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/false))
       return op->emitOpError() << "expects '" << name
                                << "' to be a non-negative integer number, got "

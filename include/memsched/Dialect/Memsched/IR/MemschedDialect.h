@@ -50,6 +50,11 @@ inline constexpr llvm::StringLiteral kRecomputeAttrName = "memsched.recompute";
 /// lifetimes).
 inline constexpr llvm::StringLiteral kAllocationAttrName =
     "memsched.allocation";
+/// Integer making an op distinct from an equivalent earlier op of its block
+/// (same operands, attributes and regions), so that CSE cannot merge two
+/// values a memory plan keeps apart (merged, one buffer would live across
+/// both lifetimes).
+inline constexpr llvm::StringLiteral kInstanceAttrName = "memsched.instance";
 /// Unit attribute marking the allocation that holds a planned arena.
 inline constexpr llvm::StringLiteral kArenaAttrName = "memsched.arena";
 /// Unit attribute on a function that stays on the host when the module is
