@@ -3,16 +3,17 @@
 // chosen jointly, in-place) at several budgets, on two devices, with CSE and
 // canonicalization after them: bit-identical results, and every budget met.
 // Budgets are fractions of the planned bytes (resident 43816 + arena 83200 +
-// returned 35116 = 162132 B); the smallest footprint swapping reaches is
-// 136276 B (0.84x), recomputation alone 144468 B (0.89x).
-// RUN: for budget in 0.95x 0.9x 0.85x; do \
+// returned 35116 = 162132 B). Swapping alone does not reach 0.7x (its
+// smallest footprint is 119892 B, 0.74x); recomputing and swapping together
+// do.
+// RUN: for budget in 0.9x 0.8x 0.7x; do \
 // RUN:   for device in h100 cpu; do \
 // RUN:     memsched-opt %examples/chain_mlp_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-optimize="budget=$budget device=$device" -cse -canonicalize -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.fit | %run_harness > %t.optimized && \
 // RUN:     diff %t.original %t.optimized && FileCheck %s --check-prefix=FIT --input-file=%t.fit || exit 1; \
 // RUN:   done; \
 // RUN: done
 // FIT: remark: memsched-fit: planned memory {{.*}} within {{.*}} with {{remat|swap|joint}}
-// RUN: for budget in 0.95x 0.9x 0.85x; do \
+// RUN: for budget in 0.9x 0.8x; do \
 // RUN:   memsched-opt %examples/chain_mlp_train_step.mlir -mlir-print-op-on-diagnostic=false -memsched-swap="budget=$budget device=cpu" -cse -canonicalize -memsched-exec-harness -memsched-to-cpu-pipeline 2>%t.swap | %run_harness > %t.swapped && \
 // RUN:   diff %t.original %t.swapped && FileCheck %s --check-prefix=SWAP --input-file=%t.swap || exit 1; \
 // RUN: done
@@ -30,8 +31,6 @@
 // RUN: diff %t.original %t.pipeline
 // The report after remat and CSE still models planned bytes within the
 // budget (0.9x of 162132 B = 145918 B).
-// RUN: memsched-opt %examples/chain_mlp_train_step.mlir -memsched-remat=budget=0.9x -cse -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: memsched-opt %examples/chain_mlp_train_step.mlir -memsched-remat=budget=0.9x -cse -memsched-report=format=json -o /dev/null 2>/dev/null | %PYTHON -c "import json, sys; f = json.load(sys.stdin)['functions'][0]; print('budget', f['fit']['budget_bytes'], 'before', f['fit']['planned_before_bytes'], 'within', f['planned_bytes'] <= f['fit']['budget_bytes'])" | FileCheck %s --check-prefix=REPORT
 // REMARK: remark: memsched-remat: planned memory {{.*}} within {{.*}} with remat
-// REPORT: "budget_bytes": 145918
-// REPORT: "planned_after_bytes": 144468
-// REPORT: "planned_bytes": 144468
+// REPORT: budget 145918 before 162132 within True
