@@ -2,6 +2,7 @@
 // RUN: memsched-opt %t/unknown-algorithm.mlir -verify-diagnostics -memsched-remat="budget=1KiB algorithm=revolve"
 // RUN: memsched-opt %t/missing-budget.mlir -verify-diagnostics -memsched-remat
 // RUN: memsched-opt %t/bad-unit.mlir -verify-diagnostics -memsched-remat=budget=12parsecs
+// RUN: memsched-opt %t/bare-fraction.mlir -verify-diagnostics -memsched-remat=budget=0.8
 // RUN: memsched-opt %t/negative-limit.mlir -verify-diagnostics -memsched-remat="budget=1KiB time-limit-ms=-5"
 // RUN: memsched-opt %t/below-resident.mlir -verify-diagnostics -memsched-remat=budget=1KiB
 // RUN: memsched-opt %t/unreachable.mlir -verify-diagnostics -memsched-remat=budget=0.4x
@@ -29,6 +30,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 //--- bad-unit.mlir
 // expected-error @below {{memsched-remat: unknown budget unit 'parsecs': expected B, KB, MB, GB, TB, KiB, MiB, GiB, TiB or x}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+//--- bare-fraction.mlir
+// A number without a unit is bytes; a fraction needs its 'x'.
+// expected-error @below {{memsched-remat: '0.8' is not a whole number of bytes; write '0.8x' for a fraction of the planned bytes}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }

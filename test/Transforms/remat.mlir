@@ -5,6 +5,8 @@
 // RUN: memsched-opt %s -memsched-remat=budget=0.8x -cse -canonicalize -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CSE
 // Already within budget: nothing is cloned.
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-remat=budget=1MiB 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTHING
+// budget=min asks for the smallest reachable footprint: the same plan.
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-remat=budget=min 2>&1 >/dev/null | FileCheck %s --check-prefix=MIN
 // Results are bit-identical on CPU.
 // RUN: memsched-opt %s -memsched-exec-harness=func=chain -memsched-to-cpu-pipeline | %run_harness > %t.original
 // RUN: memsched-opt %s -memsched-remat=budget=0.8x -cse -memsched-exec-harness=func=chain -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.remat
@@ -44,6 +46,7 @@
 // AFTER-CSE: "remat": {
 // AFTER-CSE-DAG: "recomputed_ops": 1
 // AFTER-CSE-DAG: "recompute_time_s":
+// MIN: remark: memsched-remat: planned memory 24.00 KiB -> 12.00 KiB within 12.00 KiB with remat
 // NOTHING: remark: memsched-remat: planned memory 24.00 KiB -> 24.00 KiB within 1.00 MiB with none, modelled time
 func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %e0 = tensor.empty() : tensor<1024xf32>

@@ -51,6 +51,9 @@
 // the end: before, 8192 + 2 x 4096 + 8 = 16392; after, 8192 + 4096 + 8.
 // JSON:        "planned_after_bytes": 12296
 // JSON:        "planned_before_bytes": 16392
+// No wall-clock figures: the same input gives the same output anywhere.
+// JSON-NOT:    solve_time_ms
+// JSON:        "resident_bytes": 8192
 
 // expected-remark @below {{memsched-reorder: peak}}
 func.func @two_chains(%x: tensor<1024xf32>, %y: tensor<1024xf32>)
