@@ -52,6 +52,7 @@ public:
                                   (s.overshootScale + 1);
     evaluation.planned = true;
     evaluation.footprintBytes = resident + planned + overshoot;
+    evaluation.peakTransientBytes = planned;
     evaluation.timeSeconds =
         1.0 + s.secondsPerByteSaved * double(peakTransient - planned);
     evaluation.candidate = next++;
@@ -74,6 +75,7 @@ BudgetDriverOptions makeOptions(const SyntheticEvaluator &evaluator,
   options.budgetBytes = budget;
   options.residentBytes = evaluator.resident;
   options.inputFootprintBytes = evaluator.resident + evaluator.peakTransient;
+  options.inputPeakTransientBytes = evaluator.peakTransient;
   options.inputTimeSeconds = 1.0;
   for (size_t i = 0; i < evaluator.strategies.size(); ++i)
     options.strategies.push_back("s" + std::to_string(i));
