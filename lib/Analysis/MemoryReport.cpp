@@ -130,8 +130,8 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     timeline = std::move(swapped->timeline);
   }
   if (!profile || !timeline) {
-    emitError(func.getLoc()) << "memsched could not simulate '@" << report.name
-                     << "': " << error;
+    emitError(func.getLoc())
+        << "memsched could not simulate '@" << report.name << "': " << error;
     report.status = TensorGraphStatus::Failed;
     report.skippedReason = error;
     return report;
@@ -202,12 +202,31 @@ FailureOr<std::vector<FunctionReport>>
 mlir::memsched::analyzeModule(ModuleOp module, StringRef device,
                               StringRef passName) {
   std::vector<FunctionReport> reports;
+  // A given device is checked once; otherwise each function's recorded one.
+  std::optional<DeviceSpec> given;
+  if (!device.empty()) {
+    // Said at the first function when there is one: an implicit module has
+    // no location of its own.
+    Operation *anchor = module;
+    module.walk([&](func::FuncOp func) {
+      if (func.isExternal() || func->hasAttr(kHostAttrName))
+        return WalkResult::advance();
+      anchor = func;
+      return WalkResult::interrupt();
+    });
+    FailureOr<DeviceSpec> spec =
+        DeviceSpec::lookupOrEmitError(device, anchor, passName);
+    if (failed(spec))
+      return failure();
+    given = *spec;
+  }
   bool anyFailed = false;
   module.walk([&](func::FuncOp func) {
     if (func.isExternal() || func->hasAttr(kHostAttrName))
       return;
     FailureOr<DeviceSpec> spec =
-        DeviceSpec::resolveOrEmitError(device, func, passName);
+        given ? FailureOr<DeviceSpec>(*given)
+              : DeviceSpec::resolveOrEmitError("", func, passName);
     if (failed(spec)) {
       anyFailed = true;
       return;

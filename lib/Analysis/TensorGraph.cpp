@@ -262,8 +262,8 @@ void TensorGraphBuilder::groupOps() {
       Operation *init = fill.getOutputs()[0].getDefiningOp();
       if (oneReader && init && free.contains(init) &&
           isa<tensor::EmptyOp>(init) && reader->getBlock() == &block &&
-          !reader->hasTrait<OpTrait::IsTerminator>() && !getViewSource(reader) &&
-          !isa<linalg::FillOp>(reader)) {
+          !reader->hasTrait<OpTrait::IsTerminator>() &&
+          !getViewSource(reader) && !isa<linalg::FillOp>(reader)) {
         foldedBefore[reader].push_back(&op);
         continue;
       }

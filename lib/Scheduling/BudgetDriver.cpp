@@ -92,15 +92,13 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     // whole, arena fragmentation): start below the input's peak by the
     // input's excess.
     int64_t excess = options.inputFootprintBytes - options.budgetBytes;
-    int64_t firstTarget =
-        std::min(options.budgetBytes - options.residentBytes,
-                 options.inputPeakTransientBytes - excess);
+    int64_t firstTarget = std::min(options.budgetBytes - options.residentBytes,
+                                   options.inputPeakTransientBytes - excess);
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
       int64_t target = firstTarget;
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
-        std::optional<BudgetEvaluation> evaluation =
-            evaluate(strategy, target);
+        std::optional<BudgetEvaluation> evaluation = evaluate(strategy, target);
         if (!evaluation) {
           fastest.clear();
           return std::nullopt;
@@ -167,7 +165,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     result.budgetBytes = options.budgetBytes;
     return result;
   }
-  int64_t bound = minimise ? result.smallestFootprintBytes : options.budgetBytes;
+  int64_t bound =
+      minimise ? result.smallestFootprintBytes : options.budgetBytes;
   result.budgetBytes = bound;
   if (result.smallestStrategy >= 0 &&
       smallest.evaluation().footprintBytes <= bound) {

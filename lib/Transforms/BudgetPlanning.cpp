@@ -115,8 +115,8 @@ private:
   /// The footprint of `work` after canonicalize and CSE on a copy.
   std::optional<int64_t> measureAfterCleanup(func::FuncOp work);
   void emitInternalError(const Twine &message) {
-    emitError(func.getLoc()) << config.passName << ": internal error: "
-                             << message;
+    emitError(func.getLoc())
+        << config.passName << ": internal error: " << message;
   }
 
   func::FuncOp func;
@@ -265,7 +265,8 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
   Builder builder(func.getContext());
   if (const std::optional<sched::RematPlan> &plan = candidate.remat) {
     NamedAttribute fields[] = {
-        builder.getNamedAttr("algorithm", builder.getStringAttr(plan->algorithm)),
+        builder.getNamedAttr("algorithm",
+                             builder.getStringAttr(plan->algorithm)),
         builder.getNamedAttr("recomputed_ops",
                              builder.getI64IntegerAttr(
                                  static_cast<int64_t>(plan->clones.size()))),
@@ -277,24 +278,10 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
     };
     func->setAttr(kRematAttrName, builder.getDictionaryAttr(fields));
   }
-  if (const std::optional<sched::SwapPlan> &plan = candidate.swap) {
-    const FunctionReport &report = candidate.report;
-    NamedAttribute fields[] = {
-        builder.getNamedAttr("algorithm", builder.getStringAttr(plan->algorithm)),
-        builder.getNamedAttr("swapped_values",
-                             builder.getI64IntegerAttr(
-                                 static_cast<int64_t>(plan->swaps.size()))),
-        builder.getNamedAttr("swap_bytes",
-                             builder.getI64IntegerAttr(report.swapBytes)),
-        builder.getNamedAttr("swap_transfer_time_s",
-                             builder.getF64FloatAttr(report.swapTransferSeconds)),
-        builder.getNamedAttr("swap_exposed_time_s",
-                             builder.getF64FloatAttr(report.swapExposedSeconds)),
-        builder.getNamedAttr("swap_hidden_fraction",
-                             builder.getF64FloatAttr(report.swapHiddenFraction)),
-    };
-    func->setAttr(kSwapAttrName, builder.getDictionaryAttr(fields));
-  }
+  if (const std::optional<sched::SwapPlan> &plan = candidate.swap)
+    recordSwapDictionary(func, plan->algorithm,
+                         static_cast<int64_t>(plan->swaps.size()),
+                         candidate.report);
 }
 
 /// Names the op whose own working set bounds every plan from below, as the
@@ -330,10 +317,11 @@ static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
       << "once";
 }
 
-LogicalResult mlir::memsched::runBudgetPlanning(
-    func::FuncOp func, const CostModel &costModel,
-    const BudgetPassConfig &config, BudgetPlanningOutcome *outcome,
-    bool quiet) {
+LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
+                                                const CostModel &costModel,
+                                                const BudgetPassConfig &config,
+                                                BudgetPlanningOutcome *outcome,
+                                                bool quiet) {
   StringRef passName = config.passName;
   bool canSwap = config.allowSwap &&
                  costModel.getDevice().hostToDeviceBandwidth > 0 &&
@@ -394,11 +382,10 @@ LogicalResult mlir::memsched::runBudgetPlanning(
   options.inputFootprintBytes = inputFootprint;
   options.inputPeakTransientBytes = inputLaidOut.peakTransientBytes;
   options.inputTimeSeconds = input.modeledTimeSeconds;
-  options.budgetBytes =
-      config.budget.isMinimum
-          ? sched::kMinimumBudget
-          : config.budget.resolve(
-                getInputPlannedBytes(func, input.plannedBytes()));
+  options.budgetBytes = config.budget.isMinimum
+                            ? sched::kMinimumBudget
+                            : config.budget.resolve(getInputPlannedBytes(
+                                  func, input.plannedBytes()));
   for (const Strategy &strategy : strategies)
     options.strategies.push_back(strategy.name);
 
@@ -466,11 +453,11 @@ LogicalResult mlir::memsched::runBudgetPlanning(
     std::string key = strategy.name + "_time_s";
     std::replace(key.begin(), key.end(), '.', '_');
     std::replace(key.begin(), key.end(), '-', '_');
-    fields.push_back(builder.getNamedAttr(
-        key, builder.getF64FloatAttr(*bestTime[index])));
+    fields.push_back(
+        builder.getNamedAttr(key, builder.getF64FloatAttr(*bestTime[index])));
   }
-  std::string chosen = result->strategy < 0 ? "none"
-                                            : strategies[result->strategy].name;
+  std::string chosen =
+      result->strategy < 0 ? "none" : strategies[result->strategy].name;
   fields.push_back(
       builder.getNamedAttr("chosen", builder.getStringAttr(chosen)));
   fields.push_back(builder.getNamedAttr(
@@ -491,8 +478,8 @@ LogicalResult mlir::memsched::runBudgetPlanning(
       << passName << ": planned memory " << formatBytes(input.plannedBytes())
       << " -> " << formatBytes(result->chosen.footprintBytes) << " within "
       << formatBytes(result->budgetBytes) << " with " << chosen
-      << ", modelled time "
-      << llvm::formatv("{0:e3}", input.modeledTimeSeconds) << " s -> "
-      << llvm::formatv("{0:e3}", result->chosen.timeSeconds) << " s";
+      << ", modelled time " << llvm::formatv("{0:e3}", input.modeledTimeSeconds)
+      << " s -> " << llvm::formatv("{0:e3}", result->chosen.timeSeconds)
+      << " s";
   return success();
 }

@@ -59,31 +59,34 @@ static LogicalResult checkFunction(func::FuncOp func) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       if (alloc->getBlock() != &func.getBody().front() &&
           !alloc->hasAttr(kHostBufferAttrName)) {
-        emitError(op->getLoc()) << "memsched-device-allocations: an allocation in a "
-                           "nested region has no planned lifetime; it cannot "
-                           "be placed in device memory";
+        emitError(op->getLoc())
+            << "memsched-device-allocations: an allocation in a "
+               "nested region has no planned lifetime; it cannot "
+               "be placed in device memory";
         return WalkResult::interrupt();
       }
       if (!alloc.getSymbolOperands().empty()) {
-        emitError(op->getLoc()) << "memsched-device-allocations: allocations with "
-                           "symbol operands are not supported";
+        emitError(op->getLoc())
+            << "memsched-device-allocations: allocations with "
+               "symbol operands are not supported";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
     }
     if (isa<memref::AllocaOp>(op)) {
-      emitError(op->getLoc()) << "memsched-device-allocations: a stack allocation is "
-                         "host memory that kernels cannot read";
+      emitError(op->getLoc())
+          << "memsched-device-allocations: a stack allocation is "
+             "host memory that kernels cannot read";
       return WalkResult::interrupt();
     }
     bool touchesMemory =
         llvm::any_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>);
     if (touchesMemory && !runsOnDeviceBuffers(op)) {
-      emitError(op->getLoc()) << "memsched-device-allocations: '"
-                      << op->getName().getStringRef()
-                      << "' would access device memory from the host; only "
-                         "linalg ops, views, allocations, copies and GPU ops "
-                         "may use buffers in a device function";
+      emitError(op->getLoc())
+          << "memsched-device-allocations: '" << op->getName().getStringRef()
+          << "' would access device memory from the host; only "
+             "linalg ops, views, allocations, copies and GPU ops "
+             "may use buffers in a device function";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

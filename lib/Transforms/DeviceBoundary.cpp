@@ -83,8 +83,9 @@ static bool isOnlyCopied(Value root) {
 /// Checks that `func` can be rewritten; emits an error naming what cannot.
 static LogicalResult checkFunction(func::FuncOp func) {
   auto fail = [&](const Twine &what) {
-    return emitError(func.getLoc()) << "memsched-device-boundary: cannot run '@"
-                            << func.getSymName() << "' on the device: " << what;
+    return emitError(func.getLoc())
+           << "memsched-device-boundary: cannot run '@" << func.getSymName()
+           << "' on the device: " << what;
   };
   if (!func.getBody().hasOneBlock())
     return fail("it has several blocks");
@@ -105,23 +106,24 @@ static LogicalResult checkFunction(func::FuncOp func) {
     return failure();
   WalkResult walk = func.walk([&](Operation *op) {
     if (isa<CallOpInterface>(op)) {
-      emitError(op->getLoc()) << "memsched-device-boundary: calls are not supported "
-                         "in a device function (the callee would copy its "
-                         "arguments from the host again); inline first";
+      emitError(op->getLoc())
+          << "memsched-device-boundary: calls are not supported "
+             "in a device function (the callee would copy its "
+             "arguments from the host again); inline first";
       return WalkResult::interrupt();
     }
     if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
       if (std::string why = checkBoundaryType(global.getType()); !why.empty()) {
         emitError(op->getLoc()) << "memsched-device-boundary: global '@"
-                        << global.getName() << "' " << why;
+                                << global.getName() << "' " << why;
         return WalkResult::interrupt();
       }
       if (!isConstantGlobal(global) && !isOnlyCopied(global.getResult())) {
-        emitError(op->getLoc()) << "memsched-device-boundary: global '@"
-                        << global.getName()
-                        << "' is mutable host memory that device code would "
-                           "read or write; only constant globals are copied "
-                           "to the device";
+        emitError(op->getLoc())
+            << "memsched-device-boundary: global '@" << global.getName()
+            << "' is mutable host memory that device code would "
+               "read or write; only constant globals are copied "
+               "to the device";
         return WalkResult::interrupt();
       }
     }

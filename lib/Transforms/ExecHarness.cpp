@@ -171,21 +171,23 @@ void ExecHarnessPass::runOnOperation() {
   ModuleOp module = getOperation();
   auto target = module.lookupSymbol<func::FuncOp>(funcName);
   if (!target || target.isExternal()) {
-    emitError(module.getLoc()) << "memsched-exec-harness: no function with a body "
-                          "named '@"
-                       << funcName << "'";
+    emitError(module.getLoc())
+        << "memsched-exec-harness: no function with a body "
+           "named '@"
+        << funcName << "'";
     return signalPassFailure();
   }
   if (module.lookupSymbol(kMainName)) {
-    emitError(module.getLoc()) << "memsched-exec-harness: the module already has a "
-                          "symbol named '@"
-                       << kMainName << "'";
+    emitError(module.getLoc())
+        << "memsched-exec-harness: the module already has a "
+           "symbol named '@"
+        << kMainName << "'";
     return signalPassFailure();
   }
   if (intModulus <= 0) {
     emitError(module.getLoc()) << "memsched-exec-harness: int-modulus must be "
-                          "positive, got "
-                       << intModulus.getValue();
+                                  "positive, got "
+                               << intModulus.getValue();
     return signalPassFailure();
   }
   for (auto [index, type] : llvm::enumerate(llvm::concat<const Type>(
@@ -195,11 +197,12 @@ void ExecHarnessPass::runOnOperation() {
     if ((tensorType && !tensorType.hasStaticShape()) ||
         (!tensorType && isa<ShapedType>(type)) ||
         !isSupportedElementType(elementType)) {
-      emitError(target.getLoc()) << "memsched-exec-harness: cannot build inputs or "
-                            "print results of type "
-                         << type
-                         << "; only static tensors and scalars of integer, "
-                            "index and float types are supported";
+      emitError(target.getLoc())
+          << "memsched-exec-harness: cannot build inputs or "
+             "print results of type "
+          << type
+          << "; only static tensors and scalars of integer, "
+             "index and float types are supported";
       return signalPassFailure();
     }
   }

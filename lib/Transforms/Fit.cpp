@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
 
 #include "llvm/ADT/ScopeExit.h"

@@ -69,11 +69,13 @@ readProfile(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
 void ImportProfilePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (profile.empty()) {
-    emitError(module.getLoc()) << "memsched-import-profile: profile= is required";
+    emitError(module.getLoc())
+        << "memsched-import-profile: profile= is required";
     return signalPassFailure();
   }
   if (calls <= 0) {
-    emitError(module.getLoc()) << "memsched-import-profile: calls must be positive";
+    emitError(module.getLoc())
+        << "memsched-import-profile: calls must be positive";
     return signalPassFailure();
   }
   FailureOr<llvm::StringMap<double>> totals =
@@ -99,7 +101,7 @@ void ImportProfilePass::runOnOperation() {
       ++measured;
     });
   }
-  emitRemark(module.getLoc()) << "memsched-import-profile: measured costs for "
-                      << measured << " of " << tagged << " ops ("
-                      << totals->size() << " kernels in the profile)";
+  emitRemark(module.getLoc())
+      << "memsched-import-profile: measured costs for " << measured << " of "
+      << tagged << " ops (" << totals->size() << " kernels in the profile)";
 }

@@ -54,15 +54,17 @@ void LaunchesToLoopsPass::runOnOperation() {
       [&](gpu::LaunchOp launch) { launches.push_back(launch); });
   for (gpu::LaunchOp launch : launches) {
     if (needsConcurrentThreads(launch)) {
-      emitError(launch.getLoc()) << "memsched-launches-to-loops: this launch uses "
-                            "barriers, shuffles, shared memory, clusters or "
-                            "async tokens; its threads cannot run one after "
-                            "another";
+      emitError(launch.getLoc())
+          << "memsched-launches-to-loops: this launch uses "
+             "barriers, shuffles, shared memory, clusters or "
+             "async tokens; its threads cannot run one after "
+             "another";
       return signalPassFailure();
     }
     if (!launch.getBody().hasOneBlock()) {
-      emitError(launch.getLoc()) << "memsched-launches-to-loops: the launch body has "
-                            "several blocks";
+      emitError(launch.getLoc())
+          << "memsched-launches-to-loops: the launch body has "
+             "several blocks";
       return signalPassFailure();
     }
   }

@@ -307,8 +307,9 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
     op->moveBefore(wrapper.getBody()->getTerminator());
     rewriter.setInsertionPoint(op);
     if (failed(linalg::linalgOpToLoops(rewriter, op)))
-      return emitError(op.getLoc()) << "memsched-linalg-to-gpu: cannot lower this op "
-                               "to loops";
+      return emitError(op.getLoc())
+             << "memsched-linalg-to-gpu: cannot lower this op "
+                "to loops";
     rewriter.eraseOp(op);
     if (failed(gpu::setMappingAttr(
             wrapper, {getMapping(context, gpu::Processor::BlockX)})))
@@ -321,8 +322,9 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
     FailureOr<linalg::GenericOp> generalized =
         linalg::generalizeNamedOp(rewriter, op);
     if (failed(generalized))
-      return emitError(op.getLoc()) << "memsched-linalg-to-gpu: cannot generalize "
-                               "this op";
+      return emitError(op.getLoc())
+             << "memsched-linalg-to-gpu: cannot generalize "
+                "this op";
     generic = *generalized;
   }
   // Parallel loops first; reductions keep their relative order innermost.
@@ -338,8 +340,9 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
     FailureOr<linalg::GenericOp> interchanged =
         linalg::interchangeGenericOp(rewriter, generic, order);
     if (failed(interchanged))
-      return emitError(generic.getLoc()) << "memsched-linalg-to-gpu: cannot move the "
-                                    "parallel loops of this op outermost";
+      return emitError(generic.getLoc())
+             << "memsched-linalg-to-gpu: cannot move the "
+                "parallel loops of this op outermost";
     generic = *interchanged;
   }
   if (numParallel < generic.getNumLoops() && microX * microY > 1 &&
@@ -350,13 +353,15 @@ FailureOr<scf::ParallelOp> LinalgToGpuPass::mapOp(RewriterBase &rewriter,
   FailureOr<linalg::LinalgLoops> loops =
       linalg::linalgOpToParallelLoops(rewriter, generic);
   if (failed(loops) || loops->empty())
-    return emitError(generic.getLoc()) << "memsched-linalg-to-gpu: cannot lower this "
-                                  "op to parallel loops";
+    return emitError(generic.getLoc())
+           << "memsched-linalg-to-gpu: cannot lower this "
+              "op to parallel loops";
   auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
   if (!parallel || parallel.getNumLoops() != numParallel)
-    return emitError(generic.getLoc()) << "memsched-linalg-to-gpu: expected one "
-                                  "parallel loop nest over the op's "
-                               << numParallel << " parallel dimensions";
+    return emitError(generic.getLoc())
+           << "memsched-linalg-to-gpu: expected one "
+              "parallel loop nest over the op's "
+           << numParallel << " parallel dimensions";
   rewriter.eraseOp(generic);
 
   // Tiles: x over the innermost dimension, y over the next, 1 elsewhere.
@@ -441,9 +446,10 @@ LogicalResult LinalgToGpuPass::convertFunction(func::FuncOp func,
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   configureParallelLoopToGPULegality(target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))
-    return emitError(func.getLoc()) << "memsched-linalg-to-gpu: the parallel loops of "
-                               "'@"
-                            << func.getSymName() << "' cannot become launches";
+    return emitError(func.getLoc())
+           << "memsched-linalg-to-gpu: the parallel loops of "
+              "'@"
+           << func.getSymName() << "' cannot become launches";
   finalizeParallelLoopToGPUConversion(func);
 
   SmallVector<gpu::LaunchOp> launches;

@@ -194,8 +194,9 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
 
 void LowerSwapsPass::runOnOperation() {
   if (target != "cpu" && target != "gpu") {
-    emitError(getOperation().getLoc()) << "memsched-lower-swaps: unknown target '"
-                               << target << "'; expected cpu or gpu";
+    emitError(getOperation().getLoc())
+        << "memsched-lower-swaps: unknown target '" << target
+        << "'; expected cpu or gpu";
     return signalPassFailure();
   }
   ModuleOp module = getOperation();
@@ -216,13 +217,13 @@ void LowerSwapsPass::runOnOperation() {
     });
     if (swaps.wasInterrupted() && !func.getBody().hasOneBlock()) {
       emitError(func.getLoc()) << "memsched-lower-swaps handles single-block "
-                          "functions only";
+                                  "functions only";
       supported = false;
     }
     func.walk([&](SwapOutOp out) {
       if (!getStorageBytes(out.getSource().getType())) {
-        emitError(out.getLoc()) << "memsched-lower-swaps cannot size "
-                        << out.getSource().getType();
+        emitError(out.getLoc())
+            << "memsched-lower-swaps cannot size " << out.getSource().getType();
         supported = false;
       }
     });

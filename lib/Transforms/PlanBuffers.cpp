@@ -72,20 +72,22 @@ void PlanBuffersPass::runOnOperation() {
   std::optional<sched::OffsetAlgorithm> parsed =
       sched::parseOffsetAlgorithm(algorithm);
   if (!parsed) {
-    emitError(func.getLoc()) << "memsched-plan-buffers: unknown algorithm '"
-                     << algorithm << "'; expected one of: "
-                     << sched::getOffsetAlgorithmNames();
+    emitError(func.getLoc())
+        << "memsched-plan-buffers: unknown algorithm '" << algorithm
+        << "'; expected one of: " << sched::getOffsetAlgorithmNames();
     return signalPassFailure();
   }
   if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
-    emitError(func.getLoc()) << "memsched-plan-buffers: alignment must be a positive "
-                        "power of two, got "
-                     << static_cast<int64_t>(alignment);
+    emitError(func.getLoc())
+        << "memsched-plan-buffers: alignment must be a positive "
+           "power of two, got "
+        << static_cast<int64_t>(alignment);
     return signalPassFailure();
   }
   if (timeLimitMs < 0) {
-    emitError(func.getLoc()) << "memsched-plan-buffers: time-limit-ms must not be "
-                        "negative";
+    emitError(func.getLoc())
+        << "memsched-plan-buffers: time-limit-ms must not be "
+           "negative";
     return signalPassFailure();
   }
   Attribute space;
@@ -101,14 +103,16 @@ void PlanBuffersPass::runOnOperation() {
       space = parseAttribute(memorySpace, &getContext());
     }
     if (!space) {
-      emitError(func.getLoc()) << "memsched-plan-buffers: cannot parse memory space '"
-                       << memorySpace << "': " << parseError;
+      emitError(func.getLoc())
+          << "memsched-plan-buffers: cannot parse memory space '" << memorySpace
+          << "': " << parseError;
       return signalPassFailure();
     }
   }
   if (!func.getBody().hasOneBlock()) {
-    emitRemark(func.getLoc()) << "memsched-plan-buffers leaves '@" << func.getSymName()
-                      << "' unchanged: it has several blocks";
+    emitRemark(func.getLoc())
+        << "memsched-plan-buffers leaves '@" << func.getSymName()
+        << "' unchanged: it has several blocks";
     return markAllAnalysesPreserved();
   }
 
@@ -163,9 +167,10 @@ void PlanBuffersPass::runOnOperation() {
   }
   if (!sched::verifyOffsets(requests, plan->offsets, options.alignment,
                             &error)) {
-    emitError(func.getLoc()) << "memsched-plan-buffers: internal error: the plan "
-                        "is invalid: "
-                     << error;
+    emitError(func.getLoc())
+        << "memsched-plan-buffers: internal error: the plan "
+           "is invalid: "
+        << error;
     return signalPassFailure();
   }
 
@@ -217,14 +222,14 @@ void PlanBuffersPass::runOnOperation() {
                            builder.getI64IntegerAttr(unplanned)),
   };
   func->setAttr(kPlanAttrName, builder.getDictionaryAttr(fields));
-  emitRemark(func.getLoc()) << "memsched-plan-buffers: " << buffers.size()
-                    << " buffers in one arena of "
-                    << formatBytes(plan->arenaBytes) << " (max live "
-                    << formatBytes(plan->maxLiveBytes) << ", fragmentation "
-                    << llvm::formatv("{0:F3}", plan->fragmentation()).str()
-                    << "x, " << plan->algorithm << ")"
-                    << (unplanned ? ", " + std::to_string(unplanned) +
-                                        " left as they are (the first: " +
-                                        firstUnplannedReason + ")"
-                                  : std::string());
+  emitRemark(func.getLoc())
+      << "memsched-plan-buffers: " << buffers.size()
+      << " buffers in one arena of " << formatBytes(plan->arenaBytes)
+      << " (max live " << formatBytes(plan->maxLiveBytes) << ", fragmentation "
+      << llvm::formatv("{0:F3}", plan->fragmentation()).str() << "x, "
+      << plan->algorithm << ")"
+      << (unplanned ? ", " + std::to_string(unplanned) +
+                          " left as they are (the first: " +
+                          firstUnplannedReason + ")"
+                    : std::string());
 }

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -84,48 +85,6 @@ void mlir::memsched::applySwapDecisions(
   }
 }
 
-LogicalResult mlir::memsched::checkBudgetIsAboveWorkingSets(
-    func::FuncOp func, const TensorGraph &graph, int64_t residentBytes,
-    int64_t budgetBytes, StringRef passName) {
-  if (budgetBytes < residentBytes) {
-    emitError(func.getLoc()) << passName << ": the budget of "
-                     << formatBytes(budgetBytes) << " (" << budgetBytes
-                     << " B) is below the resident memory of '@"
-                     << func.getSymName() << "', " << formatBytes(residentBytes)
-                     << " (" << residentBytes
-                     << " B of arguments and constants)";
-    return failure();
-  }
-  const sched::Problem &problem = graph.getProblem();
-  int64_t largest = -1;
-  sched::TaskId largestTask = sched::kNoId;
-  for (size_t task = 0; task < problem.numTasks(); ++task) {
-    auto id = static_cast<sched::TaskId>(task);
-    int64_t bytes = problem.task(id).workspaceBytes;
-    for (sched::BufferId buffer : problem.buffersUsedBy(id))
-      if (problem.buffer(buffer).kind == sched::BufferKind::Transient)
-        bytes += problem.buffer(buffer).sizeBytes;
-    if (bytes > largest) {
-      largest = bytes;
-      largestTask = id;
-    }
-  }
-  if (largestTask != sched::kNoId && residentBytes + largest > budgetBytes) {
-    int64_t needed = residentBytes + largest;
-    InFlightDiagnostic diag = emitError(func.getLoc());
-    diag << passName << ": the budget of " << formatBytes(budgetBytes) << " ("
-         << budgetBytes << " B) is below the largest single op's working set: "
-         << formatBytes(needed) << " (" << needed << " B: resident "
-         << residentBytes << " B + " << largest
-         << " B of operands, results and workspace)";
-    diag.attachNote(graph.getOp(largestTask)->getLoc())
-        << "this op needs all of its operands and results in device memory "
-           "at once";
-    return failure();
-  }
-  return success();
-}
-
 bool mlir::memsched::hasSwapOps(func::FuncOp func) {
   return func
       .walk([](Operation *op) {
@@ -172,7 +131,16 @@ void mlir::memsched::applyRematPlan(const TensorGraph &graph,
                    copyOf(redirect->clone, redirect->value));
     OpBuilder builder(workOp(clone.insertBefore));
     for (Operation *op : graph.getOps(clone.task)) {
-      Operation *copy = builder.clone(*mapping.lookup(op), operands);
+      Operation *original = mapping.lookup(op);
+      // A recomputation writes into an allocation of its own: sharing the
+      // original's empty would let bufferization give both one buffer that
+      // lives across the gap the plan freed.
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(original))
+        for (OpOperand &init : dps.getDpsInitsMutable())
+          if (auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+              empty && !operands.contains(init.get()))
+            operands.map(init.get(), builder.clone(*empty)->getResult(0));
+      Operation *copy = builder.clone(*original, operands);
       copy->setAttr(kRecomputeAttrName,
                     builder.getI64IntegerAttr(static_cast<int64_t>(index)));
     }
@@ -238,9 +206,9 @@ void mlir::memsched::keepDuplicatesApart(func::FuncOp func) {
     bool isConstant = op.hasTrait<OpTrait::ConstantLike>();
     // Merged empties and views share no more memory than apart: an empty
     // allocates at each write, a view is its source's buffer.
-    if (!isConstant && (isa<tensor::EmptyOp>(op) || isa<ViewLikeOpInterface>(op) ||
-                        !llvm::any_of(op.getResultTypes(),
-                                      llvm::IsaPred<ShapedType>)))
+    if (!isConstant &&
+        (isa<tensor::EmptyOp>(op) || isa<ViewLikeOpInterface>(op) ||
+         !llvm::any_of(op.getResultTypes(), llvm::IsaPred<ShapedType>)))
       continue;
     unsigned hash = static_cast<unsigned>(OperationEquivalence::computeHash(
         &op, [&](Value value) { return hash_value(canonical(value)); },
@@ -259,4 +227,25 @@ void mlir::memsched::keepDuplicatesApart(func::FuncOp func) {
     }
     op.setAttr(kInstanceAttrName, builder.getI64IntegerAttr(instance++));
   }
+}
+
+void mlir::memsched::recordSwapDictionary(func::FuncOp func,
+                                          StringRef algorithm,
+                                          int64_t swappedValues,
+                                          const FunctionReport &report) {
+  Builder builder(func.getContext());
+  NamedAttribute fields[] = {
+      builder.getNamedAttr("algorithm", builder.getStringAttr(algorithm)),
+      builder.getNamedAttr("swapped_values",
+                           builder.getI64IntegerAttr(swappedValues)),
+      builder.getNamedAttr("swap_bytes",
+                           builder.getI64IntegerAttr(report.swapBytes)),
+      builder.getNamedAttr("swap_transfer_time_s",
+                           builder.getF64FloatAttr(report.swapTransferSeconds)),
+      builder.getNamedAttr("swap_exposed_time_s",
+                           builder.getF64FloatAttr(report.swapExposedSeconds)),
+      builder.getNamedAttr("swap_hidden_fraction",
+                           builder.getF64FloatAttr(report.swapHiddenFraction)),
+  };
+  func->setAttr(kSwapAttrName, builder.getDictionaryAttr(fields));
 }

@@ -13,6 +13,7 @@
 #ifndef MEMSCHED_LIB_TRANSFORMS_PLANREWRITE_H
 #define MEMSCHED_LIB_TRANSFORMS_PLANREWRITE_H
 
+#include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Scheduling/Remat.h"
 #include "memsched/Scheduling/Swap.h"
@@ -27,16 +28,6 @@ namespace mlir::memsched {
 void applySwapDecisions(const TensorGraph &graph,
                         const std::vector<scheduling::SwapDecision> &swaps,
                         const IRMapping &mapping);
-
-/// Emits an error on \p func and returns failure if \p budgetBytes is below
-/// the resident memory or below the largest single op's working set
-/// (resident + the transient buffers the op touches + its workspace), which
-/// neither recomputation nor swapping can lower.
-LogicalResult checkBudgetIsAboveWorkingSets(func::FuncOp func,
-                                            const TensorGraph &graph,
-                                            int64_t residentBytes,
-                                            int64_t budgetBytes,
-                                            StringRef passName);
 
 /// Clones and redirects as \p plan says in \p work, a copy of the function
 /// \p graph was built from (defined in Remat.cpp).
@@ -70,6 +61,11 @@ void keepDuplicatesApart(func::FuncOp func);
 /// By ValueId of \p graph: whether the value has a host form (a ranked
 /// tensor without an encoding), i.e. may be swapped.
 std::vector<bool> getSwappableValues(const TensorGraph &graph);
+
+/// Sets the `memsched.swap` dictionary of \p func, whose swaps planned by
+/// \p algorithm are measured by \p report.
+void recordSwapDictionary(func::FuncOp func, StringRef algorithm,
+                          int64_t swappedValues, const FunctionReport &report);
 
 /// Whether \p func already contains swap ops.
 bool hasSwapOps(func::FuncOp func);

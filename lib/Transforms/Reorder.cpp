@@ -88,14 +88,15 @@ void ReorderPass::runOnOperation() {
   std::optional<sched::ReorderAlgorithm> parsed =
       sched::parseReorderAlgorithm(algorithm);
   if (!parsed) {
-    emitError(func.getLoc()) << "memsched-reorder: unknown algorithm '" << algorithm
-                     << "'; expected one of: "
-                     << sched::getReorderAlgorithmNames();
+    emitError(func.getLoc())
+        << "memsched-reorder: unknown algorithm '" << algorithm
+        << "'; expected one of: " << sched::getReorderAlgorithmNames();
     return signalPassFailure();
   }
   if (timeLimitMs < 0 || exactMaxTasks < 0) {
-    emitError(func.getLoc()) << "memsched-reorder: time-limit-ms and exact-max-tasks "
-                        "must not be negative";
+    emitError(func.getLoc())
+        << "memsched-reorder: time-limit-ms and exact-max-tasks "
+           "must not be negative";
     return signalPassFailure();
   }
   std::string error;
@@ -138,14 +139,15 @@ void ReorderPass::runOnOperation() {
   for (sched::TaskId task : result->order)
     llvm::append_range(reordered, graph.getOps(task));
   if (reordered.size() != original.size()) {
-    emitError(func.getLoc()) << "memsched-reorder: internal error: the order has "
-                     << reordered.size() << " ops, the body "
-                     << original.size();
+    emitError(func.getLoc())
+        << "memsched-reorder: internal error: the order has "
+        << reordered.size() << " ops, the body " << original.size();
     return signalPassFailure();
   }
   if (Operation *op = findDominanceViolation(block, reordered)) {
-    emitError(op->getLoc()) << "memsched-reorder: internal error: the new order "
-                       "would use a value before its definition here";
+    emitError(op->getLoc())
+        << "memsched-reorder: internal error: the new order "
+           "would use a value before its definition here";
     return signalPassFailure();
   }
 

@@ -53,7 +53,7 @@ void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (format != "text" && format != "json") {
     emitError(module.getLoc()) << "memsched-report: unknown format '" << format
-                       << "'; expected text or json";
+                               << "'; expected text or json";
     return signalPassFailure();
   }
   ReportOptions reportOptions;

@@ -12,15 +12,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Transforms/BudgetPlanning.h"
-#include "PlanRewrite.h"
 #include "memsched/Scheduling/Swap.h"
+#include "PlanRewrite.h"
 #include "memsched/Analysis/Budget.h"
 #include "memsched/Analysis/CostModel.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -76,22 +76,8 @@ LogicalResult SwapPass::swapEverything(func::FuncOp func,
   func.getBody().takeBody(work.getBody());
   work.erase();
   FunctionReport report = analyzeFunction(func, costModel);
-  Builder builder(func.getContext());
-  NamedAttribute fields[] = {
-      builder.getNamedAttr("algorithm", builder.getStringAttr(plan->algorithm)),
-      builder.getNamedAttr("swapped_values",
-                           builder.getI64IntegerAttr(
-                               static_cast<int64_t>(plan->swaps.size()))),
-      builder.getNamedAttr("swap_bytes",
-                           builder.getI64IntegerAttr(report.swapBytes)),
-      builder.getNamedAttr("swap_transfer_time_s",
-                           builder.getF64FloatAttr(report.swapTransferSeconds)),
-      builder.getNamedAttr("swap_exposed_time_s",
-                           builder.getF64FloatAttr(report.swapExposedSeconds)),
-      builder.getNamedAttr("swap_hidden_fraction",
-                           builder.getF64FloatAttr(report.swapHiddenFraction)),
-  };
-  func->setAttr(kSwapAttrName, builder.getDictionaryAttr(fields));
+  recordSwapDictionary(func, plan->algorithm,
+                       static_cast<int64_t>(plan->swaps.size()), report);
   emitRemark(func.getLoc()) << "memsched-swap: swapped " << plan->swaps.size()
                             << " values (everything), planned memory "
                             << formatBytes(report.plannedBytes());
@@ -106,9 +92,9 @@ void SwapPass::runOnOperation() {
   std::optional<sched::SwapAlgorithm> parsedAlgorithm =
       sched::parseSwapAlgorithm(algorithm);
   if (!parsedAlgorithm) {
-    emitError(func.getLoc()) << "memsched-swap: unknown algorithm '" << algorithm
-                     << "'; expected one of: "
-                     << sched::getSwapAlgorithmNames();
+    emitError(func.getLoc())
+        << "memsched-swap: unknown algorithm '" << algorithm
+        << "'; expected one of: " << sched::getSwapAlgorithmNames();
     return signalPassFailure();
   }
   std::string error;
@@ -121,8 +107,9 @@ void SwapPass::runOnOperation() {
     return signalPassFailure();
   }
   if (timeLimitMs < 0 || minBytes < 0) {
-    emitError(func.getLoc()) << "memsched-swap: time-limit-ms and min-bytes must not "
-                        "be negative";
+    emitError(func.getLoc())
+        << "memsched-swap: time-limit-ms and min-bytes must not "
+           "be negative";
     return signalPassFailure();
   }
   FailureOr<DeviceSpec> spec =

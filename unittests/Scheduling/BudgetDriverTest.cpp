@@ -46,10 +46,10 @@ public:
       return evaluation;
     int64_t planned = std::min(target, peakTransient);
     // A deterministic, non-monotone overshoot (fragmentation).
-    int64_t overshoot = s.overshootScale == 0
-                            ? 0
-                            : (planned * 7919 + strategy * 104729) %
-                                  (s.overshootScale + 1);
+    int64_t overshoot =
+        s.overshootScale == 0
+            ? 0
+            : (planned * 7919 + strategy * 104729) % (s.overshootScale + 1);
     evaluation.planned = true;
     evaluation.footprintBytes = resident + planned + overshoot;
     evaluation.peakTransientBytes = planned;
@@ -163,8 +163,8 @@ TEST(BudgetDriverTest, RandomBudgetsAreHardAndTheFloorIsReachable) {
     EXPECT_GT(result->smallestFootprintBytes, budget);
     SyntheticEvaluator again = evaluator;
     again.live.clear();
-    std::optional<BudgetResult> retry = driveBudget(
-        again, makeOptions(again, result->smallestFootprintBytes));
+    std::optional<BudgetResult> retry =
+        driveBudget(again, makeOptions(again, result->smallestFootprintBytes));
     ASSERT_TRUE(retry);
     EXPECT_TRUE(retry->met) << "trial " << trial;
     EXPECT_LE(retry->chosen.footprintBytes, result->smallestFootprintBytes);

@@ -75,9 +75,8 @@ struct DeviceSpec {
   /// nearest ancestor that has one, else the default preset (h100). A given
   /// option is not recorded here (see record()). Failures are emitted at
   /// `op`'s location, prefixed with `passName`.
-  static FailureOr<DeviceSpec> resolveOrEmitError(StringRef option,
-                                                  Operation *op,
-                                                  StringRef passName);
+  static FailureOr<DeviceSpec>
+  resolveOrEmitError(StringRef option, Operation *op, StringRef passName);
   /// Records a non-empty `device=` option on `op` (memsched.target_device),
   /// so that later passes and the report plan for the same device. Passes
   /// call it once they have succeeded, leaving failed functions unchanged.

@@ -69,8 +69,8 @@ struct TestPrintPlanBase
                               : parsed->resolve(getInputPlannedBytes(
                                     func, report.plannedBytes()));
     if (failed(static_cast<Derived *>(this)->print(
-            func, *graph, costModel, *parsed, budgetBytes - report.residentBytes,
-            llvm::outs())))
+            func, *graph, costModel, *parsed,
+            budgetBytes - report.residentBytes, llvm::outs())))
       this->signalPassFailure();
     this->markAllAnalysesPreserved();
   }
@@ -120,8 +120,7 @@ struct TestPrintRematPlanPass
   }
 };
 
-struct TestPrintSwapPlanPass
-    : public TestPrintPlanBase<TestPrintSwapPlanPass> {
+struct TestPrintSwapPlanPass : public TestPrintPlanBase<TestPrintSwapPlanPass> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintSwapPlanPass)
   StringRef getArgument() const final {
     return "test-memsched-print-swap-plan";
@@ -160,16 +159,14 @@ struct TestPrintSwapPlanPass
 
 struct TestPrintFitPlanPass : public TestPrintPlanBase<TestPrintFitPlanPass> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintFitPlanPass)
-  StringRef getArgument() const final {
-    return "test-memsched-print-fit-plan";
-  }
+  StringRef getArgument() const final { return "test-memsched-print-fit-plan"; }
   StringRef getDescription() const final {
     return "Print every candidate the budget driver evaluates and its "
            "choice, without applying it";
   }
   LogicalResult print(func::FuncOp func, const TensorGraph &,
-                      const CostModel &costModel, const Budget &budget,
-                      int64_t, raw_ostream &os) {
+                      const CostModel &costModel, const Budget &budget, int64_t,
+                      raw_ostream &os) {
     // The driver rewrites what it is given: give it a copy.
     func::FuncOp copy = func.clone();
     BudgetPassConfig config;
