@@ -289,7 +289,8 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
 /// largest working set of one op in the arena (its non-escaping operands,
 /// results and workspace).
 static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
-                            const FunctionReport &input) {
+                            const FunctionReport &input,
+                            int64_t smallestFootprint) {
   const sched::Problem &problem = graph.getProblem();
   std::vector<bool> escaping = problem.escapingBuffers();
   int64_t largest = -1;
@@ -309,6 +310,10 @@ static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
   if (largestTask == sched::kNoId)
     return;
   int64_t bound = input.residentBytes + input.escapingBytes + largest;
+  // In-place writes can let an op's result share an operand's buffer, which
+  // this bound does not model: never state a bound the plans beat.
+  if (bound > smallestFootprint)
+    return;
   diag.attachNote(graph.getOp(largestTask)->getLoc())
       << "no plan goes below " << formatBytes(bound) << " (" << bound
       << " B): resident " << input.residentBytes << " B + returned "
@@ -416,7 +421,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     else if (!canSwap && config.allowSwap)
       diag << "; the device has no host link to swap over";
     diag << ")";
-    attachFloorNote(diag, graph, input);
+    attachFloorNote(diag, graph, input, smallest);
     if (!evaluator.getPlannerError().empty())
       diag.attachNote(func.getLoc())
           << "a planner failed on this function (please report it): "

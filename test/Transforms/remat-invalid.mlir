@@ -62,8 +62,8 @@ func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // even with %a recomputed and %d, %f written in place into %c's buffer (the
 // returned one), %b is live beside it: 4 (resident) + 4 (arena) + 4
 // (returned) = 12 KiB is the smallest footprint.
-// The note's figure is not checked: it ignores in-place writes and is above
-// the footprint remat reaches (a known bug).
+// No floor note: the bound of one op's working set ignores in-place writes,
+// which beat it here, and a bound the plans beat is never stated.
 #id = affine_map<(d0) -> (d0)>
 // GIVEN-BACK: remark: memsched-remat: planned memory 24.00 KiB -> 12.00 KiB within 12.00 KiB with remat
 // GIVEN-BACK: memsched.fit = {budget_bytes = 12288 : i64, chosen = "remat"
@@ -88,7 +88,6 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     linalg.yield %r : f32
   } -> tensor<1024xf32>
   %e3 = tensor.empty() : tensor<1024xf32>
-  // expected-note @below {{no plan goes below}}
   %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%c, %b : tensor<1024xf32>, tensor<1024xf32>) outs(%e3 : tensor<1024xf32>) {
   ^bb0(%in: f32, %in2: f32, %out: f32):
     %r = arith.mulf %in, %in2 : f32
@@ -129,8 +128,7 @@ func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     linalg.yield %r : f32
   } -> tensor<1024xf32>
   %e3 = tensor.empty() : tensor<1024xf32>
-  // The note's figure is not checked (see unreachable.mlir).
-  // expected-note @below {{no plan goes below}}
+  // No floor note: in-place writes beat one op's working set here.
   %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%c, %b : tensor<1024xf32>, tensor<1024xf32>) outs(%e3 : tensor<1024xf32>) {
   ^bb0(%in: f32, %in2: f32, %out: f32):
     %r = arith.mulf %in, %in2 : f32

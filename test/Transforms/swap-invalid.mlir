@@ -55,7 +55,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // computing %z, and its copy out (8 us of latency) cannot end before that op
 // starts: nothing the link allows helps. With %z and %r written in place into
 // %x's buffer (returned), %y and %w are in the arena together: 256 + 512 +
-// 256 = 1024 B is the smallest footprint; 1000 B cannot be met.
+// 256 = 1024 B is the smallest footprint; 1000 B cannot be met. No floor
+// note: in-place writes beat the bound of one op's working set here.
 // expected-error @below {{memsched-swap: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, swap)}}
 func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
@@ -65,7 +66,6 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e2 = tensor.empty() : tensor<64xf32>
   %w = linalg.exp ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   %e3 = tensor.empty() : tensor<64xf32>
-  // expected-note @below {{no plan goes below}}
   %z = linalg.add ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
@@ -88,7 +88,7 @@ func.func @f(%s: f32, %a: tensor<4096xf32>) -> tensor<4096xf32> {
   %e1 = tensor.empty() : tensor<4096xf32>
   %y = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%x : tensor<4096xf32>) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
   %e2 = tensor.empty() : tensor<4096xf32>
-  // expected-note @below {{no plan goes below}}
+  // No floor note: in-place writes beat one op's working set here.
   %z = linalg.add {memsched.cost = 1.0e-3 : f64} ins(%x, %y : tensor<4096xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096xf32>) -> tensor<4096xf32>
   %e3 = tensor.empty() : tensor<4096xf32>
   %w = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%z : tensor<4096xf32>) outs(%e3 : tensor<4096xf32>) -> tensor<4096xf32>
@@ -115,7 +115,7 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e2 = tensor.empty() : tensor<64xf32>
   %w = linalg.exp ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   %e3 = tensor.empty() : tensor<64xf32>
-  // expected-note @below {{no plan goes below}}
+  // No floor note: in-place writes beat one op's working set here.
   %z = linalg.add ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
