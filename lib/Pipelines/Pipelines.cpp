@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Pipelines/Pipelines.h"
+#include "memsched/Conversion/Passes.h"
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/InitAll.h"
+#include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Pipelines/Pipelines.h"
@@ -36,5 +37,6 @@ void mlir::memsched::registerAllMemschedDialects(DialectRegistry &registry) {
 
 void mlir::memsched::registerAllMemschedPasses() {
   registerMemschedPasses();
+  registerMemschedConversionPasses();
   registerMemschedPipelines();
 }

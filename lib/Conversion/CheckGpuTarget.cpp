@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Transforms/Passes.h"
+#include "memsched/Conversion/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -30,7 +30,7 @@ void LLVMInitializeNVPTXTargetMC();
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDCHECKGPUTARGETPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_LIB_TRANSFORMS_KERNELTAGS_H
-#define MEMSCHED_LIB_TRANSFORMS_KERNELTAGS_H
+#ifndef MEMSCHED_LIB_CONVERSION_KERNELTAGS_H
+#define MEMSCHED_LIB_CONVERSION_KERNELTAGS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -26,4 +26,4 @@ void tagKernels(func::FuncOp func);
 
 } // namespace mlir::memsched
 
-#endif // MEMSCHED_LIB_TRANSFORMS_KERNELTAGS_H
+#endif // MEMSCHED_LIB_CONVERSION_KERNELTAGS_H

@@ -11,14 +11,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelTags.h"
-#include "memsched/Transforms/Passes.h"
+#include "memsched/Conversion/Passes.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDIMPORTPROFILEPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

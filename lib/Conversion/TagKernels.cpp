@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelTags.h"
-#include "memsched/Transforms/Passes.h"
+#include "memsched/Conversion/Passes.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDTAGKERNELSPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_LIB_TRANSFORMS_GPUCALLS_H
-#define MEMSCHED_LIB_TRANSFORMS_GPUCALLS_H
+#ifndef MEMSCHED_LIB_CONVERSION_GPUCALLS_H
+#define MEMSCHED_LIB_CONVERSION_GPUCALLS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -64,4 +64,4 @@ inline void createBlockingFree(OpBuilder &builder, Location loc, Value memref) {
 
 } // namespace mlir::memsched
 
-#endif // MEMSCHED_LIB_TRANSFORMS_GPUCALLS_H
+#endif // MEMSCHED_LIB_CONVERSION_GPUCALLS_H

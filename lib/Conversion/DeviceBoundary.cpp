@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuCalls.h"
+#include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
-#include "memsched/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDDEVICEBOUNDARYPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

@@ -13,15 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuCalls.h"
+#include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
-#include "memsched/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDDEVICEALLOCATIONSPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

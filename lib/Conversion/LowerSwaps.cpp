@@ -16,8 +16,8 @@
 
 #include "GpuCalls.h"
 #include "memsched/Analysis/CostModel.h"
+#include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
-#include "memsched/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,7 +26,7 @@
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDLOWERSWAPSPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelTags.h"
-#include "memsched/Transforms/Passes.h"
+#include "memsched/Conversion/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -33,7 +33,7 @@
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDLINALGTOGPUPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;

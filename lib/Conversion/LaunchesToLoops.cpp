@@ -12,13 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Transforms/Passes.h"
+#include "memsched/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDLAUNCHESTOLOOPSPASS
-#include "memsched/Transforms/Passes.h.inc"
+#include "memsched/Conversion/Passes.h.inc"
 } // namespace mlir::memsched
 
 using namespace mlir;
