@@ -193,12 +193,6 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
 }
 
 void LowerSwapsPass::runOnOperation() {
-  if (target != "cpu" && target != "gpu") {
-    emitError(getOperation().getLoc())
-        << "memsched-lower-swaps: unknown target '" << target
-        << "'; expected cpu or gpu";
-    return signalPassFailure();
-  }
   ModuleOp module = getOperation();
   FailureOr<DeviceSpec> spec =
       DeviceSpec::resolveOrEmitError(device, module, "memsched-lower-swaps");
@@ -231,6 +225,6 @@ void LowerSwapsPass::runOnOperation() {
   if (!supported)
     return signalPassFailure();
   for (func::FuncOp func : funcs)
-    if (failed(lowerFunction(func, symbols, target == "gpu")))
+    if (failed(lowerFunction(func, symbols, target == SwapLoweringTarget::Gpu)))
       return signalPassFailure();
 }

@@ -72,7 +72,7 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   // becomes one memref function with identity layouts the runner can call.
   // Swaps become host-arena copies on tensors, before bufferization.
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
-  lowerSwapsOptions.target = "cpu";
+  lowerSwapsOptions.target = SwapLoweringTarget::Cpu;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
   addWholeProgramBufferization(pm);
   // Planning comes before deallocation: the arena is then one allocation
@@ -117,7 +117,7 @@ void mlir::memsched::buildOptimizePipeline(
   }
   if (!options.report.empty()) {
     MemschedReportPassOptions reportOptions;
-    reportOptions.format = "json";
+    reportOptions.format = ReportFormat::Json;
     reportOptions.output = options.report;
     reportOptions.device = options.device;
     pm.addPass(createMemschedReportPass(reportOptions));
@@ -145,7 +145,7 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
     buildOptimizePipeline(pm, optimizeOptions);
   }
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
-  lowerSwapsOptions.target = "gpu";
+  lowerSwapsOptions.target = SwapLoweringTarget::Gpu;
   lowerSwapsOptions.device = options.device;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
   addWholeProgramBufferization(pm);

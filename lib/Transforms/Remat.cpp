@@ -39,14 +39,6 @@ void RematPass::runOnOperation() {
   // Host glue (memsched-exec-harness's main) is not a training step.
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
-  std::optional<sched::RematAlgorithm> parsedAlgorithm =
-      sched::parseRematAlgorithm(algorithm);
-  if (!parsedAlgorithm) {
-    emitError(func.getLoc())
-        << "memsched-remat: unknown algorithm '" << algorithm
-        << "'; expected one of: " << sched::getRematAlgorithmNames();
-    return signalPassFailure();
-  }
   std::string error;
   std::optional<Budget> parsedBudget = parseBudget(budget, error);
   if (!parsedBudget) {
@@ -73,7 +65,7 @@ void RematPass::runOnOperation() {
   config.passName = "memsched-remat";
   config.budget = *parsedBudget;
   config.allowSwap = false;
-  config.remat.algorithm = *parsedAlgorithm;
+  config.remat.algorithm = algorithm;
   config.remat.segments = segments;
   config.remat.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   if (failed(runBudgetPlanning(func, CostModel(*spec), config)))

@@ -51,11 +51,6 @@ struct ReportPass : public memsched::impl::MemschedReportPassBase<ReportPass> {
 
 void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (format != "text" && format != "json") {
-    emitError(module.getLoc()) << "memsched-report: unknown format '" << format
-                               << "'; expected text or json";
-    return signalPassFailure();
-  }
   ReportOptions reportOptions;
   reportOptions.includeTimeline = timeline;
   FailureOr<std::vector<FunctionReport>> reports =
@@ -64,7 +59,7 @@ void ReportPass::runOnOperation() {
     return signalPassFailure();
 
   if (failed(writeOutput(module, output, [&](raw_ostream &os) {
-        if (format == "json")
+        if (format == ReportFormat::Json)
           os << llvm::formatv("{0:2}", toJSON(*reports, reportOptions)) << "\n";
         else
           printTextReport(*reports, os);

@@ -89,16 +89,8 @@ void SwapPass::runOnOperation() {
   // Host glue (memsched-exec-harness's main) is not a training step.
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
-  std::optional<sched::SwapAlgorithm> parsedAlgorithm =
-      sched::parseSwapAlgorithm(algorithm);
-  if (!parsedAlgorithm) {
-    emitError(func.getLoc())
-        << "memsched-swap: unknown algorithm '" << algorithm
-        << "'; expected one of: " << sched::getSwapAlgorithmNames();
-    return signalPassFailure();
-  }
   std::string error;
-  bool everything = *parsedAlgorithm == sched::SwapAlgorithm::Everything;
+  bool everything = algorithm == sched::SwapAlgorithm::Everything;
   // `everything` (vDNN's baseline) takes no budget.
   std::optional<Budget> parsedBudget =
       everything ? Budget() : parseBudget(budget, error);
@@ -139,7 +131,7 @@ void SwapPass::runOnOperation() {
   config.passName = "memsched-swap";
   config.budget = *parsedBudget;
   config.allowRemat = false;
-  config.swap.algorithm = *parsedAlgorithm;
+  config.swap.algorithm = algorithm;
   config.swap.minBytes = minBytes;
   config.swap.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   if (failed(runBudgetPlanning(func, costModel, config)))

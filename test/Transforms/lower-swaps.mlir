@@ -36,7 +36,7 @@
 // GPU-NEXT: %[[T:.*]] = bufferization.to_tensor %[[DEV]] restrict writable
 // GPU-NEXT: linalg.add ins(%{{.*}}, %[[T]] :
 
-// BAD: unknown target 'tpu'; expected cpu or gpu
+// BAD: for the --target option: Cannot find option named 'tpu'!
 func.func @f(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e0 = tensor.empty() : tensor<4x8xf32>
   %x = linalg.exp ins(%a : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) -> tensor<4x8xf32>

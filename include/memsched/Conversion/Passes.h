@@ -28,6 +28,10 @@
 
 namespace mlir::memsched {
 
+/// What memsched-lower-swaps turns swap ops into: synchronous host copies
+/// (CPU) or asynchronous device-to-host copies (GPU).
+enum class SwapLoweringTarget { Cpu, Gpu };
+
 #define GEN_PASS_DECL
 #include "memsched/Conversion/Passes.h.inc"
 

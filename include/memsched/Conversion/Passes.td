@@ -43,8 +43,14 @@ def MemschedLowerSwapsPass : Pass<"memsched-lower-swaps", "mlir::ModuleOp"> {
     compute waits only there.
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"cpu\"",
-           "cpu or gpu">,
+    Option<"target", "target", "::mlir::memsched::SwapLoweringTarget",
+           "::mlir::memsched::SwapLoweringTarget::Cpu",
+           "What the swap copies become",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::memsched::SwapLoweringTarget::Cpu, "cpu",
+                        "synchronous copies on the host"),
+             clEnumValN(::mlir::memsched::SwapLoweringTarget::Gpu, "gpu",
+                        "asynchronous gpu.memcpy through a pinned arena"))}]>,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 timing the swap-outs (target=gpu)">,
   ];

@@ -8,6 +8,8 @@
 #define MEMSCHED_TRANSFORMS_PASSES_H
 
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Scheduling/Remat.h"
+#include "memsched/Scheduling/Swap.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -22,6 +24,9 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::memsched {
+
+/// What memsched-report writes.
+enum class ReportFormat { Text, Json };
 
 #define GEN_PASS_DECL
 #include "memsched/Transforms/Passes.h.inc"

@@ -38,8 +38,13 @@ def MemschedReportPass : Pass<"memsched-report", "mlir::ModuleOp"> {
     `{"name": ..., "skipped": "<reason>"}`.
   }];
   let options = [
-    Option<"format", "format", "std::string", "\"text\"",
-           "Report format: text or json">,
+    Option<"format", "format", "::mlir::memsched::ReportFormat",
+           "::mlir::memsched::ReportFormat::Text", "Report format",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::memsched::ReportFormat::Text, "text",
+                        "a table per function"),
+             clEnumValN(::mlir::memsched::ReportFormat::Json, "json",
+                        "JSON (docs/report.md)"))}]>,
     Option<"output", "output", "std::string", "\"-\"",
            "File to write the report to, or - for standard output">,
     Option<"trace", "trace", "std::string", "\"\"",
@@ -159,9 +164,18 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "Bound on the footprint (resident + arena + escaping bytes): a size "
            "(16GiB, 512MB, 1.5e9), a fraction of the planned bytes before "
            "memsched (0.5x), or min">,
-    Option<"algorithm", "algorithm", "std::string", "\"auto\"",
-           "How to choose what to recompute: auto, greedy, chen or "
-           "sequential">,
+    Option<"algorithm", "algorithm", "::mlir::memsched::scheduling::RematAlgorithm",
+           "::mlir::memsched::scheduling::RematAlgorithm::Auto",
+           "How to choose what to recompute",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Auto, "auto",
+                        "the cheaper of greedy and chen that meets the budget"),
+             clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Greedy, "greedy",
+                        "greedy drops (docs/passes.md)"),
+             clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Chen, "chen",
+                        "segments, their count searched"),
+             clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Sequential, "sequential",
+                        "round(sqrt(n)) segments"))}]>,
     Option<"segments", "segments", "int64_t", "0",
            "Segment count of chen and sequential (0: sqrt(n) for "
            "sequential, searched for chen)">,
@@ -206,8 +220,16 @@ def MemschedSwapPass : Pass<"memsched-swap", "mlir::func::FuncOp"> {
            "Bound on the footprint (resident + arena + escaping bytes): a size "
            "(16GiB, 512MB, 1.5e9), a fraction of the planned bytes before "
            "memsched (0.5x), or min">,
-    Option<"algorithm", "algorithm", "std::string", "\"planned\"",
-           "How to choose what to swap: planned, size-idle or everything">,
+    Option<"algorithm", "algorithm", "::mlir::memsched::scheduling::SwapAlgorithm",
+           "::mlir::memsched::scheduling::SwapAlgorithm::Planned",
+           "How to choose what to swap",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::memsched::scheduling::SwapAlgorithm::Planned, "planned",
+                        "peak-directed, hidden copies first"),
+             clEnumValN(::mlir::memsched::scheduling::SwapAlgorithm::SizeIdle, "size-idle",
+                        "bytes x idle time greedy"),
+             clEnumValN(::mlir::memsched::scheduling::SwapAlgorithm::Everything, "everything",
+                        "vDNN's baseline, takes no budget"))}]>,
     Option<"minBytes", "min-bytes", "int64_t", "0",
            "Never swap buffers smaller than this many bytes">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
