@@ -71,7 +71,6 @@ struct Strategy {
 
 /// What a candidate holds beyond its evaluation.
 struct Candidate {
-  int strategy = -1;
   func::FuncOp work;
   FunctionReport report;
   std::optional<sched::RematPlan> remat;
@@ -107,7 +106,6 @@ public:
   }
   /// The candidate `id` (its IR is null once released).
   Candidate &get(int64_t id) { return candidates.at(id); }
-  const std::vector<Strategy> &getStrategies() const { return strategies; }
   /// The first planner failure, if any (a bug to report, not a user error).
   StringRef getPlannerError() const { return plannerError; }
 
@@ -148,7 +146,6 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
   const Strategy &strategy = strategies[strategyIndex];
   sched::BudgetEvaluation evaluation;
   Candidate candidate;
-  candidate.strategy = strategyIndex;
   std::string error;
   func::FuncOp work;
   if (strategy.remat) {
