@@ -9,8 +9,10 @@ import json as _json
 
 from ._memsched import MLIRError
 from . import _memsched
+from . import budgets
 
-__all__ = ["MLIRError", "analyze", "optimize", "run_pipeline", "report"]
+__all__ = ["MLIRError", "analyze", "optimize", "run_pipeline", "report",
+           "sweep"]
 
 
 def analyze(text, device=None, timeline=True):
@@ -59,9 +61,12 @@ def optimize(text, budget=None, device=None, allow_remat=True,
              allow_swap=True):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
-    ``budget`` bounds resident + planned arena: bytes (an int), a size with a
-    unit (``"12GiB"``) or a fraction of the peak before reordering
-    (``"0.5x"``); ``None`` only reorders and writes in place. Recomputation
+    ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
+    (an int, ``"12e9"``), a size with a unit (``"12GiB"``, ``"12 GiB"``,
+    ``"12GB"`` in powers of 1000), a fraction of the planned bytes before
+    memsched (``"0.5x"``) or ``"min"`` (see ``memsched.budgets.normalize``;
+    a bare ``0.8`` raises ``ValueError`` suggesting ``"0.8x"``); ``None``
+    only reorders and writes in place. Recomputation
     and swapping to host memory are chosen together by modelled step time
     (``allow_remat`` / ``allow_swap`` restrict the choice). The report is
     ``analyze`` of the result without timelines: each function's ``fit``
@@ -73,9 +78,8 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     """
     options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
                "allow-swap=%s" % ("true" if allow_swap else "false")]
+    budget = budgets.normalize(budget)
     if budget is not None:
-        if isinstance(budget, int):
-            budget = "%dB" % budget
         options.append("budget=%s" % budget)
     if device:
         options.append("device=%s" % device)
@@ -148,3 +152,27 @@ def format_bytes(count):
             return "%d B" % count if unit == "B" else "%.2f %s" % (value, unit)
         value /= 1024.0
     return "%.2f TiB" % value
+
+
+def sweep(text, budgets, device=None, allow_remat=True, allow_swap=True,
+          reorder=True):
+    """Returns the memory-vs-time curve of every function in ``text``.
+
+    For each budget of ``budgets`` (the forms ``optimize`` takes:
+    ``"0.5x"``, ``"12GiB"``, ``"min"``, an int of bytes), memsched-fit's
+    budget driver plans a copy of each function, as ``optimize`` would
+    (after reordering its ops, unless ``reorder`` is false). The result is
+    ``{"functions": [{"name", "device", "planned_bytes",
+    "modeled_time_s", "points": [{"budget", "budget_bytes", "met",
+    "planned_bytes", "modeled_time_s", "chosen"}]}]}``: the function as
+    given, then one point per budget in the order given. A point that is not
+    met has no time and gives the smallest reachable footprint as its
+    ``planned_bytes``. ``memsched.plot.budget_sweep`` draws it.
+    """
+    names = ["%dB" % b if isinstance(b, int) else str(b).replace(" ", "")
+             for b in budgets]
+    if reorder:
+        text = run_pipeline(text, "func.func(memsched-reorder%s)" %
+                            ("{device=%s}" % device if device else ""))
+    return _json.loads(_memsched.sweep(text, names, device or "",
+                                       allow_remat, allow_swap))
