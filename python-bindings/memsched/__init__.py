@@ -58,7 +58,7 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device=None):
 
 
 def optimize(text, budget=None, device=None, allow_remat=True,
-             allow_swap=True):
+             allow_swap=True, timeline=True):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
@@ -69,7 +69,8 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     only reorders and writes in place. Recomputation
     and swapping to host memory are chosen together by modelled step time
     (``allow_remat`` / ``allow_swap`` restrict the choice). The report is
-    ``analyze`` of the result without timelines: each function's ``fit``
+    ``analyze`` of the result (with timelines unless ``timeline`` is false,
+    so ``memsched.plot`` can draw it): each function's ``fit``
     entry says what was chosen (``none``, ``remat``, ``swap``,
     ``joint-S``), the footprint before and after, and the time of every
     plan tried; ``swap_bytes``, ``swap_hidden_fraction`` and
@@ -84,7 +85,7 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     if device:
         options.append("device=%s" % device)
     module = run_pipeline(text, "memsched-optimize{%s}" % " ".join(options))
-    return module, analyze(module, timeline=False)
+    return module, analyze(module, timeline=timeline)
 
 
 def report(analysis):

@@ -15,31 +15,111 @@ def _unit_for(count):
     return "B", 1.0
 
 
-def memory_timeline(report, path, function=None, title=None):
-    """Plots device memory over modelled time and writes it to ``path``.
-
-    ``report`` is the dict returned by ``memsched.analyze`` (with its
-    timeline). The plot stacks resident memory (arguments, constants) and
-    live transient buffers per op, and marks the peak and the lower bound.
-    ``function`` picks a function by name (default: the first one with a
-    timeline). Returns the path written.
-    """
-    entries = [f for f in report["functions"] if "timeline" in f]
+def _function_with_timeline(report, function):
+    """The entry of ``function`` (default: the first function with a
+    timeline) in an ``analyze`` or ``optimize`` report; a ValueError that
+    says how to get a timeline when it has none."""
+    entries = [f for f in report["functions"] if "skipped" not in f]
     if function is not None:
         entries = [f for f in entries if f["name"] == function]
-    if not entries:
-        raise ValueError("report has no function with a timeline%s" %
-                         ("" if function is None else " named " + function))
-    entry = entries[0]
-    timeline = entry["timeline"]
-    unit, scale = _unit_for(entry["peak_bytes"])
+        if not entries:
+            raise ValueError("report has no function named %s" % function)
+    with_timeline = [f for f in entries if "timeline" in f]
+    if not with_timeline:
+        raise ValueError(
+            "report has no function with a timeline%s: make it with "
+            "memsched.analyze(module) or memsched.optimize(text, ..., "
+            "timeline=True) (the default)" %
+            ("" if function is None else " named " + function))
+    return with_timeline[0]
+
+
+def _memory_steps(entry, scale):
+    """Times (ms) and device memory (resident + live transient, in units
+    of ``scale``) of a step plot: each op holds its bytes from start to
+    end."""
     resident = entry["resident_bytes"] / scale
-    # Step plot over time: each op holds its live bytes from start to end.
+    timeline = entry["timeline"]
     times, live = [], []
     for start, end, transient in zip(timeline["start_s"], timeline["end_s"],
                                      timeline["live_bytes"]):
         times += [start * 1e3, end * 1e3]
         live += [resident + transient / scale] * 2
+    return times, live
+
+
+def before_after(before, after, path, function=None, budget_bytes=None,
+                 floor_bytes=None, title=None):
+    """Plots device memory over modelled time before and after
+    ``memsched.optimize`` on one plot and writes it to ``path``.
+
+    ``before`` is ``memsched.analyze`` of the input, ``after`` the report
+    ``optimize`` returned (or ``analyze`` of its module); both need their
+    timelines. The budget (``budget_bytes``, default: the ``fit`` entry's)
+    and the floor (``floor_bytes``, default: the ``fit`` entry's smallest
+    reachable footprint, when the report has it) are horizontal lines, as
+    are the planned bytes before and after (what the budget bounds: the
+    live memory plus what the arena cannot pack, plus returned buffers).
+    ``function`` picks a function by name (default: the first). Returns the
+    path written.
+    """
+    first = _function_with_timeline(before, function)
+    second = _function_with_timeline(after, first["name"])
+    fit = second.get("fit", {})
+    if budget_bytes is None:
+        budget_bytes = fit.get("budget_bytes")
+    if floor_bytes is None:
+        floor_bytes = fit.get("smallest_bytes")
+    planned_before = first["planned_bytes"]
+    planned_after = second["planned_bytes"]
+    unit, scale = _unit_for(max(planned_before, first["peak_bytes"]))
+
+    figure, axes = plt.subplots(figsize=(11, 4.8))
+    for entry, planned, colour, label in [
+            (first, planned_before, "#969696", "before"),
+            (second, planned_after, "#3182bd", "after")]:
+        times, live = _memory_steps(entry, scale)
+        axes.plot(times, live, color=colour, linewidth=1.2,
+                  label="%s: live memory, %.4g ms" %
+                  (label, entry["modeled_time_s"] * 1e3))
+        axes.axhline(planned / scale, color=colour, linestyle="-.",
+                     linewidth=0.9, label="%s: planned %.2f %s" %
+                     (label, planned / scale, unit))
+    if budget_bytes is not None:
+        axes.axhline(budget_bytes / scale, color="#d62728", linestyle="--",
+                     label="budget %.2f %s" % (budget_bytes / scale, unit))
+    if floor_bytes is not None:
+        axes.axhline(floor_bytes / scale, color="#2ca02c", linestyle=":",
+                     label="smallest reachable %.2f %s" %
+                     (floor_bytes / scale, unit))
+    axes.set_xlabel("modelled time on %s (ms)" % second["device"])
+    axes.set_ylabel("device memory (%s)" % unit)
+    chosen = fit.get("chosen")
+    axes.set_title(title or "memory over time before and after: @%s%s" %
+                   (second["name"], " (%s)" % chosen if chosen else ""))
+    axes.set_ylim(bottom=0)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+def memory_timeline(report, path, function=None, title=None):
+    """Plots device memory over modelled time and writes it to ``path``.
+
+    ``report`` is the dict returned by ``memsched.analyze`` or
+    ``memsched.optimize`` (with its timeline). The plot stacks resident
+    memory (arguments, constants) and live transient buffers per op, and
+    marks the peak and the lower bound.
+    ``function`` picks a function by name (default: the first one with a
+    timeline). Returns the path written.
+    """
+    entry = _function_with_timeline(report, function)
+    unit, scale = _unit_for(entry["peak_bytes"])
+    resident = entry["resident_bytes"] / scale
+    times, live = _memory_steps(entry, scale)
 
     figure, axes = plt.subplots(figsize=(9, 4.5))
     axes.fill_between(times, 0, [resident] * len(times), color="#9ecae1",
@@ -60,3 +140,4 @@ def memory_timeline(report, path, function=None, title=None):
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path
+
