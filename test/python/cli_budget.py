@@ -1,0 +1,42 @@
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %PYTHON -m memsched %examples/chain_mlp_train_step.mlir --budget 0.9x --plot %t/ba.png --json %t/r.json --trace %t/t.json -o %t/out.mlir | FileCheck %s
+# RUN: %PYTHON -c "import json,sys; f=json.load(open(sys.argv[1]))['functions'][0]; print('fit', f['fit']['budget_bytes'], f['fit']['chosen'] != 'none', 'timeline', len(f['timeline']['live_bytes']) > 0)" %t/r.json | FileCheck %s --check-prefix=JSON
+# RUN: %PYTHON -c "import sys; print('png', open(sys.argv[1], 'rb').read(8) == b'\x89PNG\r\n\x1a\n')" %t/ba.png | FileCheck %s --check-prefix=PNG
+# RUN: FileCheck %s --check-prefix=TRACE < %t/t.json
+# RUN: %PYTHON -m memsched %t/out.mlir | FileCheck %s --check-prefix=OUT
+# RUN: %PYTHON -c "import gzip,shutil,sys; shutil.copyfileobj(open(sys.argv[1],'rb'), gzip.open(sys.argv[2],'wb'))" %examples/chain_mlp_train_step.mlir %t/m.mlir.gz
+# RUN: %PYTHON -m memsched %t/m.mlir.gz --budget "12 GiB" --device a100-80gb | FileCheck %s --check-prefix=GZIP
+# RUN: %PYTHON -m memsched %t/m.mlir.gz --budget min --no-swap | FileCheck %s --check-prefix=MIN
+# Tests `python3 -m memsched MODEL --budget B`: the before/after table
+# (planned bytes of the input, 162132 B, against the budget, 0.9x of them),
+# the JSON report of the optimised program with its fit entry and
+# timeline, the before/after plot, the trace and the optimised module;
+# gzip-compressed input, budgets with spaces, other devices and `min`.
+
+# CHECK: memsched: @train_step on h100 with budget 0.9x
+# CHECK-NEXT: before after change
+# CHECK-NEXT: device memory (planned) 158.33 KiB {{[0-9.]+}} KiB -{{[0-9.]+}}%
+# CHECK-NEXT: step time (modelled) {{[0-9.]+}} us {{[0-9.]+}} us +{{[0-9.]+}}%
+# CHECK-NEXT: budget 142.50 KiB met
+# CHECK: chosen {{swap|remat|joint-0.25|joint-0.5|joint-0.75}}
+# CHECK: wrote {{.*}}r.json
+# CHECK: wrote {{.*}}ba.png
+# CHECK: wrote {{.*}}t.json
+# CHECK: wrote {{.*}}out.mlir
+
+# JSON: fit 145918 True timeline True
+# PNG: png True
+# TRACE: "traceEvents"
+
+# The optimised module is a model like any other: within the budget.
+# OUT: memsched report for @train_step
+# OUT-NEXT: planned (device) {{1[0-3][0-9]\.[0-9]+}} KiB
+
+# GZIP: memsched: @train_step on a100-80gb with budget 12 GiB
+# GZIP: budget 12.00 GiB met
+# GZIP: chosen none
+
+# MIN: budget [[FLOOR:[0-9.]+ KiB]] met
+# MIN-NEXT: smallest reachable [[FLOOR]]
+# MIN: chosen remat
+# MIN-NOT: swapped
