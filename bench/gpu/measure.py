@@ -184,7 +184,7 @@ def main():
             ratio = (report["run_time_s"] / report["modeled_time_s"]
                      if report.get("run_time_s") and
                      report.get("modeled_time_s") else float("nan"))
-            for key in ["measured_device_peak_bytes", "planned_device_bytes",
+            for key in ["device_peak_bytes", "planned_device_bytes",
                         "modeled_time_s"]:
                 report.setdefault(key, None)
             print("| %s | %s | %s | %s | %d | %d | %s | %.6f | %.6f | %.6f "
@@ -192,7 +192,7 @@ def main():
                       name, budget or "-", report["plan"],
                       "identical" if check.get("identical") else
                       "max rel %.2g" % check.get("max_rel_diff", float("nan")),
-                      report["measured_device_peak_bytes"] or -1,
+                      report["device_peak_bytes"] or -1,
                       report["planned_device_bytes"] or -1,
                       "yes" if report.get("peak_matches_plan") else "NO",
                       report.get("run_time_s") or 0,

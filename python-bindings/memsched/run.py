@@ -10,7 +10,10 @@ memory (resident copies + arena), and the modelled time.
 Without a GPU, ``--runtime mock`` runs the lowered program with the logging
 mock runtime (kernels do not run: no result check), and ``--emulate`` runs
 the kernels as host loops over host memory (the whole device program, bit
-for bit, on the CPU).
+for bit, on the CPU). Nothing is then measured on a device: the device peak
+is the mock runtime's tally of the program's allocations, and the report
+says so (``device_peak_source``); emulated kernels are counted in the
+device program, since they never reach the runtime as launches.
 """
 
 import argparse
@@ -25,6 +28,7 @@ import subprocess
 import sys
 
 import memsched
+import memsched.budgets
 from memsched.execute import _llvm_tool
 
 
@@ -64,9 +68,13 @@ _TRANSCENDENTAL = re.compile(
 
 
 def _read_model(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as handle:
-        return handle.read()
+    try:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as handle:
+            return handle.read()
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise RunError("cannot read %s: %s" % (
+            path, getattr(error, "strerror", None) or error))
 
 
 def find_runtime(name):
@@ -120,6 +128,21 @@ def _gpu_pipeline(args, emulate):
         options.append("emulate-kernels=true")
     return "%s,memsched-to-gpu-pipeline{%s}" % (_harness(args),
                                                 " ".join(options))
+
+
+def _device_kernel_count(program, args):
+    """The kernels the device program of ``program`` launches: the
+    ``gpu.launch`` ops of ``memsched-to-gpu-pipeline`` before they become
+    host loops (the steps its emulate-kernels run shares; a training step
+    is straight-line code, so each runs once)."""
+    lowered = memsched.run_pipeline(
+        program, "%s,memsched-lower-swaps{target=gpu device=%s},"
+        "one-shot-bufferize{bufferize-function-boundaries "
+        "function-boundary-type-conversion=identity-layout-map},"
+        "memsched-device-boundary,func.func(memsched-plan-buffers),"
+        "func.func(memsched-device-allocations),memsched-linalg-to-gpu"
+        % (_harness(args), args.device))
+    return len(re.findall(r"\bgpu\.launch\b(?!_)", lowered))
 
 
 def _run_lowered(runner, lowered, libs, env, what):
@@ -217,6 +240,10 @@ def _runtime_stats(stdout, stderr):
 
 
 def run(args):
+    try:
+        budget = memsched.budgets.normalize(args.budget or None)
+    except ValueError as error:
+        raise RunError(str(error))
     text = _read_model(args.model)
     emulate = args.emulate
     runtime_name = "mock" if emulate else args.runtime
@@ -229,15 +256,18 @@ def run(args):
         # Kernel names are positions in the program as given (for
         # --profile), so they are given before optimisation moves ops.
         tagged = memsched.run_pipeline(text, "memsched-tag-kernels")
-        if args.budget or args.optimize:
+        if budget or args.optimize:
             program, analysis = memsched.optimize(
-                tagged, budget=args.budget or None, device=args.device,
-                allow_remat=args.remat, allow_swap=args.swap)
+                tagged, budget=budget, device=args.device,
+                allow_remat=args.remat, allow_swap=args.swap,
+                timeline=False)
         else:
             program = tagged
             analysis = memsched.analyze(tagged, device=args.device,
                                         timeline=False)
         lowered = memsched.run_pipeline(program, _gpu_pipeline(args, emulate))
+        emulated_launches = (_device_kernel_count(program, args) if emulate
+                             else None)
     except memsched.MLIRError as error:
         raise RunError("lowering failed:\n%s" % error)
     planned = _planned_device_bytes(lowered, args.func)
@@ -253,18 +283,29 @@ def run(args):
                              "running the lowered program")
     stats = _runtime_stats(completed.stdout, completed.stderr)
 
+    # What the device figures come from: a CUDA device measures them; the
+    # mock runtime tallies the program's allocations and launches without
+    # a device, and with emulated kernels no launch reaches it.
+    source = ("emulated" if emulate else "mock" if runtime_name == "mock"
+              else "measured")
     report = {"model": args.model, "func": args.func,
               "runtime": runtime_name, "emulated": emulate,
               "budget": args.budget or None,
               "planned_device_bytes": planned.get("device_bytes"),
               "planned_resident_bytes": planned.get("resident_bytes"),
-              "measured_device_peak_bytes": stats.get("device_peak_bytes"),
+              "device_peak_bytes": stats.get("device_peak_bytes"),
+              "device_peak_source": source,
+              "measured_device_peak_bytes": (stats.get("device_peak_bytes")
+                                             if source == "measured"
+                                             else None),
               "run_time_s": stats.get("run_time_s"),
               "kernel_time_s": stats.get("kernel_time_s"),
-              "launches": stats.get("launches")}
+              "launches": (emulated_launches if emulate
+                           else stats.get("launches")),
+              "launches_source": source}
     if report["planned_device_bytes"] is not None and \
-            report["measured_device_peak_bytes"] is not None:
-        report["peak_matches_plan"] = (report["measured_device_peak_bytes"]
+            report["device_peak_bytes"] is not None:
+        report["peak_matches_plan"] = (report["device_peak_bytes"]
                                        == report["planned_device_bytes"])
     # The modelled figures of what runs: the optimised tensor program.
     for function in analysis["functions"]:
@@ -327,7 +368,11 @@ def format_report(report):
     else:
         lines.append("  results                 not checked (the mock "
                      "runtime runs no kernels)")
-    for label, key in [("device peak (measured)", "measured_device_peak_bytes"),
+    source = report.get("device_peak_source", "measured")
+    peak_label = {"measured": "device peak (measured)",
+                  "mock": "device peak (mock)",
+                  "emulated": "device peak (emulated)"}[source]
+    for label, key in [(peak_label, "device_peak_bytes"),
                        ("device planned", "planned_device_bytes"),
                        ("  of which resident", "planned_resident_bytes"),
                        ("modelled peak", "modeled_peak_bytes")]:
@@ -344,7 +389,12 @@ def format_report(report):
         if report.get(key) is not None:
             lines.append("  %-24s%.6f s" % (label, report[key]))
     if report.get("launches") is not None:
-        lines.append("  %-24s%d" % ("kernel launches", report["launches"]))
+        lines.append("  %-24s%d" % (
+            {"measured": "kernel launches",
+             "mock": "kernel launches (mock)",
+             "emulated": "launches (emulated)"}[
+                 report.get("launches_source", "measured")],
+            report["launches"]))
     return "\n".join(lines)
 
 
@@ -360,8 +410,8 @@ def build_parser():
     parser.add_argument("--seed", type=int, default=0,
                         help="input seed of memsched-exec-harness")
     parser.add_argument("--budget", default="",
-                        help="memsched-optimize budget (bytes with a unit or "
-                        "a fraction of the peak, e.g. 0.8x)")
+                        help="memsched-optimize budget: 0.8x (of the "
+                        "planned bytes), 12GiB, '12 GiB', 12GB, 12e9 or min")
     parser.add_argument("--optimize", action="store_true",
                         help="reorder and write in place even without a "
                         "budget")
