@@ -13,7 +13,10 @@ bench/models/generate.py) it measures, in one run:
   plan           memsched-reorder + memsched-inplace, then the predicted
                  memsched-plan-buffers footprint (resident + arena + escaping
                  buffers) / program-order peak;
-  remat, swap    later stages; "n/a" until they exist;
+  remat, swap    the smallest footprint memsched-optimize reaches with
+                 recomputation alone and with swapping alone (budget=min,
+                 the other lever off) / program-order peak; "n/a" where it
+                 fails;
 
 plus the compile time of each stage (wall clock, this machine). With
 --anchor it also exports the configurations of the independent PyTorch
@@ -103,8 +106,24 @@ def measure(name, text, device, time_limit_ms):
     row["plan_ratio"] = footprint / base["peak_bytes"]
     progress("%s: planned footprint %.3fx (arena %.1f MiB)" % (
         name, row["plan_ratio"], planned["arena_bytes"] / MIB))
-    row["remat_ratio"] = None
-    row["swap_ratio"] = None
+    for lever, options in [("remat", {"allow_swap": False}),
+                           ("swap", {"allow_remat": False})]:
+        start = time.time()
+        try:
+            _, fitted = memsched.optimize(text, budget="min", device=device,
+                                          timeline=False, **options)
+            smallest = fitted["functions"][0]["planned_bytes"]
+            row["%s_bytes" % lever] = smallest
+            row["%s_ratio" % lever] = smallest / base["peak_bytes"]
+        except memsched.MLIRError as error:
+            row["%s_bytes" % lever] = None
+            row["%s_ratio" % lever] = None
+            progress("%s: %s failed: %s" % (name, lever,
+                                            str(error).splitlines()[-1]))
+        row["%s_s" % lever] = time.time() - start
+        progress("%s: smallest with %s alone %s in %.1f s" % (
+            name, lever, fmt_ratio(row["%s_ratio" % lever]),
+            row["%s_s" % lever]))
     return row
 
 
@@ -122,7 +141,9 @@ def markdown(rows, anchors, device, time_limit_ms):
         "build). Memory columns are modelled bytes; stage columns are ratios "
         "to the program-order peak (lower is better): `reorder` = peak after "
         "memsched-reorder; `plan` = resident + planned arena + escaping "
-        "buffers after reorder and memsched-inplace. Times are wall-clock "
+        "buffers after reorder and memsched-inplace; `remat`, `swap` = the "
+        "smallest planned bytes memsched-optimize reaches (budget=min) with "
+        "recomputation alone, with swapping alone. Times are wall-clock "
         "compile times of the stage on this machine." %
         (" --anchor" if anchors else "", device, time_limit_ms),
         "",
