@@ -57,6 +57,10 @@ struct Candidate {
 /// A drop set turned into clone runs and redirected reads, plus its
 /// simulation.
 struct Evaluation {
+  /// False for a drop set whose clones cannot be ordered; then only
+  /// `plan.peakTransientAfter` (INT64_MAX) and `plan.withinBudget` (false)
+  /// are set.
+  bool isValid = true;
   RematPlan plan;
   MemoryProfile profile;
   /// Position of each input task in the expanded order.
@@ -371,7 +375,10 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
 }
 
 std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
-    const Problem &problem, const RematPlan &plan, std::string *error) {
+    const Problem &problem, const RematPlan &plan, std::string *error,
+    bool *outOfOrder) {
+  if (outOfOrder)
+    *outOfOrder = false;
   auto fail = [&](const std::string &message) -> std::optional<RematExpansion> {
     if (error)
       *error = message;
@@ -495,8 +502,11 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
   result.order = expanded.programOrder();
   result.idOfInputTask = std::move(newIdOfTask);
   std::string why;
-  if (!expanded.isTopologicalOrder(result.order, &why))
+  if (!expanded.isTopologicalOrder(result.order, &why)) {
+    if (outOfOrder)
+      *outOfOrder = true;
     return fail("the plan reads a copy before it is made: " + why);
+  }
   return result;
 }
 
@@ -506,8 +516,20 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
   ++numEvaluations;
   Evaluation evaluation;
   evaluation.plan = buildPlan(dropped);
+  bool outOfOrder = false;
   std::optional<RematExpansion> expansion =
-      expandRematPlan(problem, evaluation.plan, error);
+      expandRematPlan(problem, evaluation.plan, error, &outOfOrder);
+  // Pulling a clone earlier for a later clone that reads it can place it
+  // before an input it reads is computed: such a drop set is not a plan.
+  // It is marked as never better than any plan, and the searches undo it.
+  if (!expansion && outOfOrder) {
+    if (error)
+      error->clear();
+    evaluation.isValid = false;
+    evaluation.plan.peakTransientAfter = INT64_MAX;
+    evaluation.plan.withinBudget = false;
+    return evaluation;
+  }
   if (!expansion)
     return std::nullopt;
   std::optional<MemoryProfile> profile =
@@ -572,6 +594,9 @@ std::optional<RematPlan> dropUntilBudget(const RematContext &context,
       batchLimit = std::min(numCandidates, batchLimit * 2);
     }
     previous.reset();
+    // An unorderable drop set with nothing to fall back to ends the phase.
+    if (!current->isValid)
+      break;
     const RematPlan &plan = current->plan;
     smallestPeak = std::min(smallestPeak, plan.peakTransientAfter);
     if (!best || isBetter(plan, *best))
@@ -654,6 +679,8 @@ undropUnneeded(const RematContext &context, int64_t budget,
   std::optional<Evaluation> current = context.evaluate(dropped, budget, error);
   if (!current)
     return std::nullopt;
+  if (!current->isValid)
+    return best;
   for (size_t c : order) {
     if (limit.reached())
       break;
@@ -669,7 +696,8 @@ undropUnneeded(const RematContext &context, int64_t budget,
     std::optional<Evaluation> trial = context.evaluate(dropped, budget, error);
     if (!trial)
       return std::nullopt;
-    if (trial->plan.withinBudget && isBetter(trial->plan, best)) {
+    if (trial->isValid && trial->plan.withinBudget &&
+        isBetter(trial->plan, best)) {
       best = trial->plan;
       current = std::move(trial);
     } else {
@@ -874,9 +902,15 @@ planSegments(const RematContext &context, int64_t budget, int64_t segments,
         budget, error);
     if (!evaluation)
       return std::nullopt;
+    if (!evaluation->isValid)
+      continue;
     smallestPeak = std::min(smallestPeak, evaluation->plan.peakTransientAfter);
     if (!best || isBetter(evaluation->plan, *best))
       best = std::move(evaluation->plan);
+  }
+  if (!best) {
+    best = none->plan;
+    smallestPeak = none->plan.peakTransientAfter;
   }
   best->smallestPeakTransient = smallestPeak;
   return best;

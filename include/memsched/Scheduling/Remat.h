@@ -149,10 +149,13 @@ struct RematExpansion {
 };
 
 /// Applies \p plan to \p problem; std::nullopt with \p error if the plan does
-/// not fit the problem.
+/// not fit the problem. \p outOfOrder, when given, is set when the reason is
+/// that a clone would read a value before it is computed (a drop set the
+/// planners must reject, not an internal error).
 std::optional<RematExpansion> expandRematPlan(const Problem &problem,
                                               const RematPlan &plan,
-                                              std::string *error = nullptr);
+                                              std::string *error = nullptr,
+                                              bool *outOfOrder = nullptr);
 
 } // namespace scheduling
 } // namespace memsched
