@@ -14,6 +14,7 @@
 #include "memsched/API/Compiler.h"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 namespace py = pybind11;
 using namespace mlir::memsched;
@@ -64,6 +65,18 @@ PYBIND11_MODULE(_memsched, m) {
       },
       py::arg("text"), py::arg("pipeline"),
       "Runs a textual pass pipeline on the module and returns the result.");
+
+  m.def(
+      "sweep",
+      [](const std::string &text, const std::vector<std::string> &budgets,
+         const std::string &device, bool allowRemat, bool allowSwap) {
+        return unwrap(callWithoutGil([&] {
+          return api::sweep(text, budgets, device, allowRemat, allowSwap);
+        }));
+      },
+      py::arg("text"), py::arg("budgets"), py::arg("device") = "",
+      py::arg("allow_remat") = true, py::arg("allow_swap") = true,
+      "Returns the JSON memory-vs-time curve (a string) of every function.");
 
   m.def(
       "run_pipeline_with_diagnostics",

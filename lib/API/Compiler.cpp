@@ -5,9 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/API/Compiler.h"
+#include "memsched/Analysis/Budget.h"
+#include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/InitAll.h"
+#include "memsched/Transforms/BudgetPlanning.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -18,6 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <mutex>
@@ -131,6 +137,78 @@ api::CallResult api::analyze(StringRef moduleText, StringRef device,
   options.includeTimeline = includeTimeline;
   llvm::raw_string_ostream os(result.output);
   os << llvm::formatv("{0:2}", toJSON(*reports, options));
+  result.succeeded = true;
+  return result;
+}
+
+api::CallResult api::sweep(StringRef moduleText, ArrayRef<std::string> budgets,
+                           StringRef device, bool allowRemat, bool allowSwap) {
+  CallResult result;
+  std::unique_ptr<MLIRContext> context = createContext();
+  DiagnosticCollector collector(*context, result.diagnostics);
+  OwningOpRef<ModuleOp> module = parseModule(moduleText, *context);
+  if (!module)
+    return result;
+  SmallVector<Budget> parsed;
+  for (const std::string &text : budgets) {
+    std::string error;
+    std::optional<Budget> budget = parseBudget(text, error);
+    if (!budget) {
+      result.diagnostics += "error: " + error + "\n";
+      return result;
+    }
+    parsed.push_back(*budget);
+  }
+  BudgetPassConfig config;
+  config.passName = "memsched-sweep";
+  config.allowRemat = allowRemat;
+  config.allowSwap = allowSwap;
+  llvm::json::Array functions;
+  bool anyFailed = false;
+  module->walk([&](func::FuncOp func) {
+    if (func.isExternal() || func->hasAttr(kHostAttrName))
+      return WalkResult::advance();
+    FailureOr<DeviceSpec> spec =
+        device.empty()
+            ? DeviceSpec::resolveOrEmitError("", func, config.passName)
+            : DeviceSpec::lookupOrEmitError(device, func, config.passName);
+    if (failed(spec)) {
+      anyFailed = true;
+      return WalkResult::interrupt();
+    }
+    CostModel costModel(*spec);
+    FunctionReport input = analyzeFunction(func, costModel);
+    FailureOr<SmallVector<BudgetSweepPoint>> points =
+        sweepBudgets(func, costModel, config, parsed);
+    if (failed(points)) {
+      anyFailed = true;
+      return WalkResult::interrupt();
+    }
+    llvm::json::Array curve;
+    for (auto [text, point] : llvm::zip(budgets, *points)) {
+      llvm::json::Object entry{{"budget", text},
+                               {"budget_bytes", point.budgetBytes},
+                               {"met", point.met},
+                               {"planned_bytes", point.plannedBytes}};
+      if (point.met) {
+        entry["modeled_time_s"] = point.timeSeconds;
+        entry["chosen"] = point.strategy;
+      }
+      curve.push_back(std::move(entry));
+    }
+    functions.push_back(
+        llvm::json::Object{{"name", func.getSymName()},
+                           {"device", spec->name},
+                           {"planned_bytes", input.plannedBytes()},
+                           {"modeled_time_s", input.modeledTimeSeconds},
+                           {"points", std::move(curve)}});
+    return WalkResult::advance();
+  });
+  if (anyFailed || collector.sawError())
+    return result;
+  llvm::raw_string_ostream os(result.output);
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"functions", std::move(functions)}}));
   result.succeeded = true;
   return result;
 }

@@ -22,6 +22,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -484,4 +485,77 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
       << " s -> " << llvm::formatv("{0:e3}", result->chosen.timeSeconds)
       << " s";
   return success();
+}
+
+FailureOr<SmallVector<BudgetSweepPoint>>
+mlir::memsched::sweepBudgets(func::FuncOp func, const CostModel &costModel,
+                             const BudgetPassConfig &config,
+                             ArrayRef<Budget> budgets) {
+  FunctionReport input = analyzeFunction(func, costModel);
+  if (input.status != TensorGraphStatus::Built)
+    return emitError(func.getLoc()) << config.passName << ": cannot analyze '@"
+                                    << func.getSymName() << "'";
+  int64_t inputPlanned = getInputPlannedBytes(func, input.plannedBytes());
+  SmallVector<BudgetSweepPoint> points(budgets.size());
+  // Largest budgets first: once one is out of reach, the smallest reachable
+  // footprint is known (it does not depend on the budget), and every
+  // smaller budget is answered without planning again.
+  SmallVector<size_t> order(budgets.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto bytesOf = [&](const Budget &budget) {
+    return budget.isMinimum ? int64_t(-1) : budget.resolve(inputPlanned);
+  };
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return bytesOf(budgets[a]) > bytesOf(budgets[b]);
+  });
+  std::optional<int64_t> smallest;
+  for (size_t index : order) {
+    BudgetSweepPoint &point = points[index];
+    point.budget = budgets[index];
+    point.budgetBytes = bytesOf(point.budget);
+    if (smallest && !point.budget.isMinimum && point.budgetBytes < *smallest) {
+      point.plannedBytes = *smallest;
+      continue;
+    }
+    BudgetPassConfig pointConfig = config;
+    pointConfig.budget = point.budget;
+    BudgetPlanningOutcome outcome;
+    func::FuncOp copy = func.clone();
+    llvm::scope_exit eraseCopy([&] { copy.erase(); });
+    // An unmet budget is a point of the curve, not an error: the driver's
+    // diagnostics are held back and given out only on an internal error.
+    SmallVector<Diagnostic> held;
+    LogicalResult planned = success();
+    {
+      ScopedDiagnosticHandler holdBack(func.getContext(),
+                                       [&](Diagnostic &diagnostic) {
+                                         held.push_back(std::move(diagnostic));
+                                         return success();
+                                       });
+      planned = runBudgetPlanning(copy, costModel, pointConfig, &outcome,
+                                  /*quiet=*/true);
+    }
+    const sched::BudgetResult &result = outcome.result;
+    bool decided = !outcome.strategies.empty() || !result.trials.empty() ||
+                   result.met || result.searchedFloors;
+    if (failed(planned) && !decided) {
+      for (Diagnostic &diagnostic : held)
+        func.getContext()->getDiagEngine().emit(std::move(diagnostic));
+      return failure();
+    }
+    if (result.searchedFloors)
+      smallest = result.smallestFootprintBytes;
+    point.met = succeeded(planned) && result.met;
+    if (!point.met) {
+      point.plannedBytes = result.smallestFootprintBytes;
+      continue;
+    }
+    if (point.budget.isMinimum)
+      point.budgetBytes = result.budgetBytes;
+    point.plannedBytes = result.chosen.footprintBytes;
+    point.timeSeconds = result.chosen.timeSeconds;
+    point.strategy = result.strategy < 0 ? std::string("none")
+                                         : outcome.strategies[result.strategy];
+  }
+  return points;
 }

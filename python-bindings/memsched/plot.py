@@ -141,3 +141,49 @@ def memory_timeline(report, path, function=None, title=None):
     plt.close(figure)
     return path
 
+
+def budget_sweep(sweep, path, function=None, title=None):
+    """Plots the memory-vs-time curve of ``memsched.sweep`` to ``path``.
+
+    Each met budget is a point (planned bytes, modelled step time) labelled
+    with the plan chosen; the function as it is is the first point, and the
+    smallest reachable footprint is a vertical line when some budget was out
+    of reach. ``function`` picks a function by name (default: the first).
+    Returns the path written.
+    """
+    entries = sweep["functions"]
+    if function is not None:
+        entries = [f for f in entries if f["name"] == function]
+    if not entries:
+        raise ValueError("sweep has no function%s" %
+                         ("" if function is None else " named " + function))
+    entry = entries[0]
+    unit, scale = _unit_for(entry["planned_bytes"])
+    met = sorted((p for p in entry["points"] if p["met"]),
+                 key=lambda p: -p["planned_bytes"])
+    memory = [entry["planned_bytes"] / scale] + [
+        p["planned_bytes"] / scale for p in met]
+    time = [entry["modeled_time_s"] * 1e3] + [
+        p["modeled_time_s"] * 1e3 for p in met]
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    axes.plot(memory, time, marker="o", color="#3182bd")
+    axes.annotate("as given", (memory[0], time[0]), fontsize="small",
+                  textcoords="offset points", xytext=(4, 4))
+    for point, x, y in zip(met, memory[1:], time[1:]):
+        axes.annotate("%s: %s" % (point["budget"], point["chosen"]), (x, y),
+                      fontsize="small", textcoords="offset points",
+                      xytext=(4, 4))
+    unmet = [p for p in entry["points"] if not p["met"]]
+    if unmet:
+        smallest = unmet[0]["planned_bytes"] / scale
+        axes.axvline(smallest, color="#d62728", linestyle="--",
+                     label="smallest reachable %.2f %s" % (smallest, unit))
+        axes.legend(loc="upper right", fontsize="small")
+    axes.set_xlabel("planned device memory (%s)" % unit)
+    axes.set_ylabel("modelled step time on %s (ms)" % entry["device"])
+    axes.set_title(title or "memory vs time: @%s" % entry["name"])
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path

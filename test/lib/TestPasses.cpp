@@ -9,11 +9,13 @@ void registerTestTensorGraphPasses();
 void registerTestBufferizationModelPass();
 void registerTestVerifyPlanPass();
 void registerTestPrintPlanPasses();
+void registerTestBudgetSweepPass();
 
 void registerTestPasses() {
   registerTestTensorGraphPasses();
   registerTestBufferizationModelPass();
   registerTestVerifyPlanPass();
   registerTestPrintPlanPasses();
+  registerTestBudgetSweepPass();
 }
 } // namespace mlir::memsched::test

@@ -13,11 +13,13 @@
 #define MEMSCHED_API_COMPILER_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -45,6 +47,14 @@ CallResult runPipeline(StringRef moduleText, StringRef pipeline);
 /// function also gets its per-step timeline.
 CallResult analyze(StringRef moduleText, StringRef device,
                    bool includeTimeline);
+
+/// Parses `moduleText` and returns, as JSON, the memory-vs-time curve of
+/// each function: for every budget of `budgets` (the `budget=` forms), the
+/// footprint and modelled time memsched-fit reaches, or the smallest
+/// reachable footprint when the budget is out of reach. `device` as for
+/// analyze (empty: each function's recorded device, else h100).
+CallResult sweep(StringRef moduleText, ArrayRef<std::string> budgets,
+                 StringRef device, bool allowRemat, bool allowSwap);
 
 } // namespace memsched::api
 } // namespace mlir

@@ -64,6 +64,31 @@ LogicalResult runBudgetPlanning(func::FuncOp func, const CostModel &costModel,
                                 BudgetPlanningOutcome *outcome = nullptr,
                                 bool quiet = false);
 
+/// One point of a budget sweep: what the driver reaches for one budget.
+struct BudgetSweepPoint {
+  /// The budget as asked.
+  Budget budget;
+  /// The budget in bytes (for `min`, the smallest reachable footprint).
+  int64_t budgetBytes = 0;
+  bool met = false;
+  /// The chosen plan's footprint; when the budget is not met, the smallest
+  /// reachable footprint.
+  int64_t plannedBytes = 0;
+  /// The chosen plan's modelled step time (0 when the budget is not met).
+  double timeSeconds = 0;
+  /// "none" (the function as it is), a strategy name, or "" when not met.
+  std::string strategy;
+};
+
+/// Runs the budget driver of \p config once per budget of \p budgets on
+/// copies of \p func, which stays unchanged: the memory-vs-time curve of
+/// the function. Budgets the driver cannot meet are points with `met`
+/// false, not errors; the smallest reachable footprint is searched once.
+/// Fails (with the driver's error) only on an internal error.
+FailureOr<SmallVector<BudgetSweepPoint>>
+sweepBudgets(func::FuncOp func, const CostModel &costModel,
+             const BudgetPassConfig &config, ArrayRef<Budget> budgets);
+
 /// The footprint a fractional budget is a fraction of: the planned bytes of
 /// \p func before memsched rewrote it (recorded by memsched-reorder when it
 /// ran first), else \p currentPlannedBytes.
