@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The README's first command: installs what is missing, builds, and runs
-# memsched on the CNN training step shipped in examples/: reorders its ops
-# for the least peak memory, prints the memory table and writes a memory-over-time plot (and the JSON report and a Chrome
-# trace) to ./memsched-demo/.
+# The README's first command: installs what is missing, builds, and fits the
+# training step of ResNet-50 (batch 32, shipped in bench/models/) into half
+# of the device memory it needs: prints the before/after table and writes
+# the before/after memory plot, the JSON report, a Chrome trace and the
+# optimised module to ./memsched-demo/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 mkdir -p memsched-demo
 PYTHONPATH="$PWD/build/python_packages" /usr/bin/python3 -m memsched \
-  examples/cnn_train_step.mlir --device h100 --reorder auto \
-  --plot memsched-demo/cnn_memory.png \
-  --json memsched-demo/cnn_report.json \
-  --trace memsched-demo/cnn_trace.json
+  bench/models/resnet50.mlir.gz --budget 0.5x --device h100 \
+  --plot memsched-demo/resnet50_memory.png \
+  --json memsched-demo/resnet50_report.json \
+  --trace memsched-demo/resnet50_trace.json \
+  -o memsched-demo/resnet50_optimized.mlir

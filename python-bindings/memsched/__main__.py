@@ -24,7 +24,6 @@ import threading
 
 import memsched
 import memsched.budgets
-import memsched.plot
 
 
 class UserError(Exception):
@@ -185,8 +184,9 @@ def fit_table(before, after, budget=None):
             lines.append("  %-28s%s" % ("reordered by", reorder["chosen"]))
         remat = function.get("remat")
         if remat:
-            lines.append("  %-28s%d ops, +%s" % (
+            lines.append("  %-28s%d op%s, +%s" % (
                 "recomputed", remat["recomputed_ops"],
+                "" if remat["recomputed_ops"] == 1 else "s",
                 _time(remat["recompute_time_s"])))
         if function.get("swap_ops"):
             count = function["swap_ops"]
@@ -272,6 +272,16 @@ def _check_writable(*paths):
                             % (path, directory))
 
 
+def _plot_module():
+    """memsched.plot, which needs matplotlib: only --plot does."""
+    try:
+        import memsched.plot
+    except ImportError as error:
+        raise UserError("--plot needs matplotlib (%s; Debian: "
+                        "python3-matplotlib)" % error)
+    return memsched.plot
+
+
 def _write_trace(text, device, path):
     if os.path.exists(path):
         os.remove(path)
@@ -294,6 +304,7 @@ def _run(args):
         except ValueError as error:
             raise UserError(str(error))
     _check_writable(args.plot, args.json, args.trace, args.output)
+    plot = _plot_module() if args.plot else None
     text = read_model(args.model)
     name = os.path.basename(args.model)
 
@@ -322,12 +333,15 @@ def _run(args):
         print("wrote %s" % args.json)
     if args.plot:
         with progress("plotting"):
-            if budget is None:
-                memsched.plot.memory_timeline(report, args.plot,
-                                              function=args.func)
-            else:
-                memsched.plot.before_after(before, report, args.plot,
-                                           function=args.func)
+            try:
+                if budget is None:
+                    plot.memory_timeline(report, args.plot,
+                                         function=args.func)
+                else:
+                    plot.before_after(before, report, args.plot,
+                                      function=args.func)
+            except ValueError as error:
+                raise UserError(str(error))
         print("wrote %s" % args.plot)
     if args.trace:
         with progress("writing the trace"):
