@@ -209,6 +209,36 @@ def fit_table(before, after, budget=None):
     return "\n".join(lines)
 
 
+# The budgets of --sweep without a list: from a little under the planned
+# bytes to the smallest reachable footprint.
+DEFAULT_SWEEP = "0.9x,0.75x,0.6x,0.45x,0.3x,min"
+
+
+def sweep_table(curve):
+    """The memory-vs-time table of a ``memsched.sweep`` result."""
+    lines = []
+    for function in curve["functions"]:
+        lines.append("memsched: memory vs time of @%s on %s (budget sweep)"
+                     % (function["name"], function["device"]))
+        lines.append("  %-10s%14s  %14s  %12s  %s" % (
+            "budget", "budget bytes", "planned", "step time", "chosen"))
+        lines.append("  %-10s%14s  %14s  %12s" % (
+            "no budget", "", _bytes(function["planned_bytes"]),
+            _time(function["modeled_time_s"])))
+        for point in function["points"]:
+            if point["met"]:
+                lines.append("  %-10s%14s  %14s  %12s  %s" % (
+                    point["budget"], _bytes(point["budget_bytes"]),
+                    _bytes(point["planned_bytes"]),
+                    _time(point["modeled_time_s"]), point["chosen"]))
+            else:
+                lines.append("  %-10s%14s  not met: the smallest reachable "
+                             "is %s" % (point["budget"],
+                                        _bytes(point["budget_bytes"]),
+                                        _bytes(point["planned_bytes"])))
+    return "\n".join(lines)
+
+
 def build_parser():
     """The command line of ``python3 -m memsched``."""
     parser = argparse.ArgumentParser(
@@ -235,6 +265,13 @@ def build_parser():
     parser.add_argument("--trace", help="write a Chrome trace (Perfetto) here")
     parser.add_argument("-o", "--output",
                         help="write the (reordered or optimised) module here")
+    parser.add_argument("--sweep", nargs="?", const=DEFAULT_SWEEP,
+                        metavar="B1,B2,...",
+                        help="also print the memory-vs-time curve: the plan "
+                        "for each budget (default: %s)" % DEFAULT_SWEEP)
+    parser.add_argument("--sweep-plot", metavar="S.png",
+                        help="write the memory-vs-time curve's plot here "
+                        "(implies --sweep)")
     parser.add_argument("--func", help="function to plot (default: first)")
     parser.add_argument("--reorder", metavar="ALGORITHM",
                         help="without --budget: first reorder ops to lower "
@@ -303,8 +340,16 @@ def _run(args):
             budget = memsched.budgets.normalize(args.budget)
         except ValueError as error:
             raise UserError(str(error))
-    _check_writable(args.plot, args.json, args.trace, args.output)
-    plot = _plot_module() if args.plot else None
+    sweep = args.sweep or (DEFAULT_SWEEP if args.sweep_plot else None)
+    if sweep is not None:
+        try:
+            sweep = [memsched.budgets.normalize(entry)
+                     for entry in sweep.split(",")]
+        except ValueError as error:
+            raise UserError("--sweep: %s" % error)
+    _check_writable(args.plot, args.json, args.trace, args.output,
+                    args.sweep_plot)
+    plot = _plot_module() if args.plot or args.sweep_plot else None
     text = read_model(args.model)
     name = os.path.basename(args.model)
 
@@ -328,6 +373,14 @@ def _run(args):
                 allow_remat=args.remat, allow_swap=args.swap)
         print(fit_table(before, report, budget=args.budget))
 
+    if sweep is not None:
+        with progress("sweeping %d budgets of %s (this can take a minute)"
+                      % (len(sweep), name)):
+            curve = memsched.sweep(read_model(args.model), sweep,
+                                   device=args.device,
+                                   allow_remat=args.remat,
+                                   allow_swap=args.swap)
+        print(sweep_table(curve))
     if args.json:
         _write_json(report, args.json)
         print("wrote %s" % args.json)
@@ -343,6 +396,12 @@ def _run(args):
             except ValueError as error:
                 raise UserError(str(error))
         print("wrote %s" % args.plot)
+    if args.sweep_plot:
+        try:
+            plot.budget_sweep(curve, args.sweep_plot, function=args.func)
+        except ValueError as error:
+            raise UserError(str(error))
+        print("wrote %s" % args.sweep_plot)
     if args.trace:
         with progress("writing the trace"):
             _write_trace(text, args.device, args.trace)

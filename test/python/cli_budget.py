@@ -7,11 +7,14 @@
 # RUN: %PYTHON -c "import gzip,shutil,sys; shutil.copyfileobj(open(sys.argv[1],'rb'), gzip.open(sys.argv[2],'wb'))" %examples/chain_mlp_train_step.mlir %t/m.mlir.gz
 # RUN: %PYTHON -m memsched %t/m.mlir.gz --budget "12 GiB" --device a100-80gb | FileCheck %s --check-prefix=GZIP
 # RUN: %PYTHON -m memsched %t/m.mlir.gz --budget min --no-swap | FileCheck %s --check-prefix=MIN
+# RUN: %PYTHON -m memsched %examples/chain_mlp_train_step.mlir --sweep "0.9x, 1 GiB,1KiB,min" --sweep-plot %t/sweep.png | FileCheck %s --check-prefix=SWEEP
+# RUN: %PYTHON -c "import sys; print('png', open(sys.argv[1], 'rb').read(8) == b'\x89PNG\r\n\x1a\n')" %t/sweep.png | FileCheck %s --check-prefix=PNG
 # Tests `python3 -m memsched MODEL --budget B`: the before/after table
 # (planned bytes of the input, 162132 B, against the budget, 0.9x of them),
 # the JSON report of the optimised program with its fit entry and
 # timeline, the before/after plot, the trace and the optimised module;
-# gzip-compressed input, budgets with spaces, other devices and `min`.
+# gzip-compressed input, budgets with spaces, other devices and `min`; the
+# memory-vs-time curve of a budget sweep and its plot.
 
 # CHECK: memsched: @train_step on h100 with budget 0.9x
 # CHECK-NEXT: before after change
@@ -40,3 +43,13 @@
 # MIN-NEXT: smallest reachable [[FLOOR]]
 # MIN: chosen remat
 # MIN-NOT: swapped
+
+# SWEEP: memsched report for @train_step
+# SWEEP: memsched: memory vs time of @train_step on h100 (budget sweep)
+# SWEEP-NEXT: budget budget bytes planned step time chosen
+# SWEEP-NEXT: no budget {{[0-9.]+}} KiB {{[0-9.]+}} us
+# SWEEP-NEXT: 0.9x 142.50 KiB {{[0-9.]+}} KiB {{[0-9.]+}} us {{swap|remat|joint-0.25|joint-0.50|joint-0.75}}
+# SWEEP-NEXT: 1GiB 1.00 GiB {{[0-9.]+}} KiB {{[0-9.]+}} us none
+# SWEEP-NEXT: 1KiB 1.00 KiB not met: the smallest reachable is [[FLOOR:[0-9.]+ KiB]]
+# SWEEP-NEXT: min [[FLOOR]] [[FLOOR]] {{[0-9.]+}} us
+# SWEEP-NEXT: wrote {{.*}}sweep.png

@@ -56,6 +56,8 @@ run(model, "--budget", "0.9x", "--json",
     os.path.join(scratch, "no-such-directory", "r.json"))
 # CHECK-NEXT: rc=1 traceback=False lines=1 | memsched: error: --reorder and --budget do not go together
 run(model, "--budget", "0.9x", "--reorder", "auto")
+# CHECK-NEXT: rc=1 traceback=False lines=1 | memsched: error: --sweep: budget '0.5' is not a whole number of bytes; write '0.5x'
+run(model, "--sweep", "0.9x,0.5")
 
 # A step running longer than MEMSCHED_PROGRESS_AFTER_S (default: 2 s) says
 # so on stderr (0: every step); a quicker one does not.

@@ -120,7 +120,8 @@ demo_commands = commands_of(after_build)
 ran_commands += len(demo_commands)
 failed += not run_script("scripts/demo.sh after the build",
                          "\n".join(demo_commands))
-for name in ["resnet50_memory.png", "resnet50_report.json",
+for name in ["resnet50_memory.png", "resnet50_sweep.png",
+             "resnet50_report.json",
              "resnet50_trace.json", "resnet50_optimized.mlir"]:
     if not os.path.exists(os.path.join(work, "memsched-demo", name)):
         print("FAILED: scripts/demo.sh wrote no memsched-demo/%s" % name)
