@@ -350,7 +350,7 @@ def _run(args):
     _check_writable(args.plot, args.json, args.trace, args.output,
                     args.sweep_plot)
     plot = _plot_module() if args.plot or args.sweep_plot else None
-    text = read_model(args.model)
+    text = source = read_model(args.model)
     name = os.path.basename(args.model)
 
     with progress("analysing %s" % name):
@@ -376,7 +376,7 @@ def _run(args):
     if sweep is not None:
         with progress("sweeping %d budgets of %s (this can take a minute)"
                       % (len(sweep), name)):
-            curve = memsched.sweep(read_model(args.model), sweep,
+            curve = memsched.sweep(source, sweep,
                                    device=args.device,
                                    allow_remat=args.remat,
                                    allow_swap=args.swap)
