@@ -95,6 +95,11 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     int64_t firstTarget = std::min(options.budgetBytes - options.residentBytes,
                                    options.inputPeakTransientBytes - excess);
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
+      // Levers do not make a step faster than the input: a candidate as
+      // fast as the input is not beaten.
+      if (fastest.has() &&
+          fastest.evaluation().timeSeconds <= options.inputTimeSeconds)
+        break;
       int64_t target = firstTarget;
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
@@ -112,6 +117,10 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           break;
         }
         evaluator.release(evaluation->candidate);
+        // At its planner's floor: a tighter target cannot be planned.
+        if (evaluation->peakTransientBytes <=
+            evaluation->smallestTransientBytes)
+          break;
         int64_t overshoot = evaluation->footprintBytes - options.budgetBytes;
         target = std::min(target, evaluation->peakTransientBytes) -
                  std::max({overshoot, target / 100, int64_t(1)});
@@ -121,44 +130,54 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
 
   // The smallest footprint, independent of the budget: each strategy at the
   // floor of its planner (probed at target 0). Needed when nothing fits
-  // and for `min`; it is what an error reports.
-  CandidateSlot smallest(evaluator);
+  // and for `min`; it is what an error reports. Every strategy's floor
+  // candidate is kept until one is chosen.
+  std::vector<CandidateSlot> floors;
+  floors.reserve(numStrategies);
+  auto releaseAll = [&] {
+    fastest.clear();
+    for (CandidateSlot &floor : floors)
+      floor.clear();
+  };
   if (minimise || !fastest.has()) {
     result.searchedFloors = true;
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
       std::optional<BudgetEvaluation> probe = evaluate(strategy, 0);
       if (!probe) {
-        fastest.clear();
-        smallest.clear();
+        releaseAll();
         return std::nullopt;
       }
       std::optional<BudgetEvaluation> floor = probe;
       if (!probe->planned) {
         floor = evaluate(strategy, probe->smallestTransientBytes);
         if (!floor) {
-          fastest.clear();
-          smallest.clear();
+          releaseAll();
           return std::nullopt;
         }
       }
       if (!floor->planned)
         continue;
-      const BudgetEvaluation &held = smallest.evaluation();
-      bool better = !smallest.has() ||
-                    floor->footprintBytes < held.footprintBytes ||
-                    (floor->footprintBytes == held.footprintBytes &&
-                     floor->timeSeconds < held.timeSeconds);
-      smallest.offer(strategy, *floor, better);
+      floors.emplace_back(evaluator);
+      floors.back().offer(strategy, *floor, true);
     }
   }
-  if (smallest.has() &&
-      smallest.evaluation().footprintBytes < result.smallestFootprintBytes) {
-    result.smallestFootprintBytes = smallest.evaluation().footprintBytes;
-    result.smallestStrategy = smallest.strategy();
+  // The smallest of the floors (the faster on a tie).
+  const CandidateSlot *smallest = nullptr;
+  for (const CandidateSlot &floor : floors) {
+    const BudgetEvaluation &candidate = floor.evaluation();
+    if (!smallest ||
+        candidate.footprintBytes < smallest->evaluation().footprintBytes ||
+        (candidate.footprintBytes == smallest->evaluation().footprintBytes &&
+         candidate.timeSeconds < smallest->evaluation().timeSeconds))
+      smallest = &floor;
+  }
+  if (smallest &&
+      smallest->evaluation().footprintBytes < result.smallestFootprintBytes) {
+    result.smallestFootprintBytes = smallest->evaluation().footprintBytes;
+    result.smallestStrategy = smallest->strategy();
   }
 
   if (fastest.has()) {
-    smallest.clear();
     result.met = true;
     result.strategy = fastest.strategy();
     result.chosen = fastest.evaluation();
@@ -168,14 +187,24 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   int64_t bound =
       minimise ? result.smallestFootprintBytes : options.budgetBytes;
   result.budgetBytes = bound;
-  if (result.smallestStrategy >= 0 &&
-      smallest.evaluation().footprintBytes <= bound) {
+  // The fastest floor within the bound (for `min`, the bound is the
+  // smallest footprint, so only the smallest floors qualify).
+  CandidateSlot *chosen = nullptr;
+  for (CandidateSlot &floor : floors)
+    if (floor.evaluation().footprintBytes <= bound &&
+        (!chosen ||
+         floor.evaluation().timeSeconds < chosen->evaluation().timeSeconds))
+      chosen = &floor;
+  if (chosen && (result.smallestStrategy >= 0 || !minimise)) {
     result.met = true;
-    result.strategy = smallest.strategy();
-    result.chosen = smallest.evaluation();
+    result.strategy = chosen->strategy();
+    result.chosen = chosen->evaluation();
+    for (CandidateSlot &floor : floors)
+      if (&floor != chosen)
+        floor.clear();
     return result;
   }
-  smallest.clear();
+  releaseAll();
   if (options.inputFootprintBytes <= bound) {
     result.met = true;
     result.chosen = input;

@@ -199,3 +199,66 @@ TEST(BudgetDriverTest, SameInputSameChoice) {
     EXPECT_EQ(a->trials.size(), b->trials.size());
   }
 }
+
+namespace {
+/// Levers that meet nothing while tightening (every plan overshoots) but
+/// reach a floor at the target their probe names: floor footprint and time
+/// per strategy.
+class FloorOnlyEvaluator : public BudgetEvaluator {
+public:
+  struct Floor {
+    int64_t transient, footprint;
+    double seconds;
+  };
+  explicit FloorOnlyEvaluator(std::vector<Floor> floors)
+      : floors(std::move(floors)) {}
+
+  std::optional<BudgetEvaluation> evaluate(int strategy,
+                                           int64_t target) override {
+    const Floor &floor = floors[strategy];
+    BudgetEvaluation evaluation;
+    evaluation.smallestTransientBytes = floor.transient;
+    if (target < floor.transient)
+      return evaluation;
+    evaluation.planned = true;
+    evaluation.peakTransientBytes = target;
+    evaluation.footprintBytes =
+        target == floor.transient ? floor.footprint : int64_t(1) << 40;
+    evaluation.timeSeconds = floor.seconds;
+    evaluation.candidate = next++;
+    live.insert(evaluation.candidate);
+    return evaluation;
+  }
+  void release(int64_t candidate) override {
+    ASSERT_TRUE(live.erase(candidate)) << "released twice or unknown";
+  }
+
+  std::vector<Floor> floors;
+  int64_t next = 0;
+  std::set<int64_t> live;
+};
+} // namespace
+
+// When only the floors fit, the fastest floor within the budget is chosen,
+// not the smallest: a smaller but slower floor wins only when the budget
+// needs it (or for `min`). Every other candidate is released.
+TEST(BudgetDriverTest, FastestFloorWithinTheBudgetWhenOnlyFloorsFit) {
+  auto run = [](int64_t budget) {
+    FloorOnlyEvaluator evaluator({{50, 100, 3.0}, {80, 150, 1.0}});
+    BudgetDriverOptions options;
+    options.budgetBytes = budget;
+    options.inputFootprintBytes = 300;
+    options.inputPeakTransientBytes = 250;
+    options.inputTimeSeconds = 0.5;
+    options.strategies = {"small-slow", "large-fast"};
+    std::optional<BudgetResult> result = driveBudget(evaluator, options);
+    EXPECT_TRUE(result && result->met);
+    EXPECT_EQ(evaluator.live.size(), 1u);
+    EXPECT_EQ(result->smallestFootprintBytes, 100);
+    return result ? result->strategy : -2;
+  };
+  EXPECT_EQ(run(160), 1);
+  EXPECT_EQ(run(150), 1);
+  EXPECT_EQ(run(149), 0);
+  EXPECT_EQ(run(kMinimumBudget), 0);
+}

@@ -10,11 +10,13 @@
 // for a target of transient bytes, apply the plan and measure the footprint
 // of the result the way the report will, and tightens the target by the
 // overshoot until the measured footprint is within the budget. The fastest
-// candidate within the budget wins.
+// candidate within the budget wins; a candidate as fast as the input ends
+// the search (no lever makes a step faster).
 //
 // The smallest reachable footprint does not depend on the budget: every
 // strategy is also evaluated at the smallest target its planner reaches, and
-// those candidates are the fallback when nothing else fits. So the figure
+// those candidates are the fallback when nothing else fits (the fastest of
+// them within the budget). So the figure
 // an error reports is met when it is given back as the budget, and
 // `budget=min` picks the smallest of them.
 //
