@@ -258,10 +258,34 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
 }
 
 /// The dictionaries of the chosen candidate's plans.
+static bool recomputes(const Candidate &candidate) {
+  return candidate.remat && !candidate.remat->clones.empty();
+}
+static bool swaps(const Candidate &candidate) {
+  return candidate.swap && !candidate.swap->swaps.empty();
+}
+
+/// What a chosen candidate really does: a strategy's planner may meet the
+/// budget without recomputing or swapping anything (the in-place decisions
+/// taken on every candidate suffice), and a joint plan may use one lever.
+static std::string describeLevers(const Candidate &candidate,
+                                  StringRef strategy) {
+  if (recomputes(candidate) && swaps(candidate))
+    return strategy.str();
+  if (recomputes(candidate))
+    return "remat";
+  if (swaps(candidate))
+    return "swap";
+  return "inplace";
+}
+
+/// Records the plans the candidate contains (none for a lever it does not
+/// use).
 static void recordPlans(func::FuncOp func, const Candidate &candidate) {
   // No wall-clock figures: the same input gives the same output anywhere.
   Builder builder(func.getContext());
-  if (const std::optional<sched::RematPlan> &plan = candidate.remat) {
+  if (recomputes(candidate)) {
+    const std::optional<sched::RematPlan> &plan = candidate.remat;
     NamedAttribute fields[] = {
         builder.getNamedAttr("algorithm",
                              builder.getStringAttr(plan->algorithm)),
@@ -276,7 +300,8 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
     };
     func->setAttr(kRematAttrName, builder.getDictionaryAttr(fields));
   }
-  if (const std::optional<sched::SwapPlan> &plan = candidate.swap)
+  if (const std::optional<sched::SwapPlan> &plan = candidate.swap;
+      swaps(candidate))
     recordSwapDictionary(func, plan->algorithm,
                          static_cast<int64_t>(plan->swaps.size()),
                          candidate.report);
@@ -371,6 +396,10 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   if (cleanedInput.status == TensorGraphStatus::Built)
     inputFootprint = std::max(inputFootprint, cleanedInput.plannedBytes());
   std::vector<Strategy> strategies;
+  // In-place writes alone cost no time: tried first, and kept when they
+  // meet the budget.
+  if (config.inplace)
+    strategies.push_back({"inplace", false, false, 0});
   if (config.allowRemat)
     strategies.push_back({"remat", true, false, 0});
   if (canSwap)
@@ -459,8 +488,12 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     fields.push_back(
         builder.getNamedAttr(key, builder.getF64FloatAttr(*bestTime[index])));
   }
+  Candidate *chosenCandidate =
+      result->strategy < 0 ? nullptr : &evaluator.get(result->chosen.candidate);
   std::string chosen =
-      result->strategy < 0 ? "none" : strategies[result->strategy].name;
+      chosenCandidate
+          ? describeLevers(*chosenCandidate, strategies[result->strategy].name)
+          : "none";
   fields.push_back(
       builder.getNamedAttr("chosen", builder.getStringAttr(chosen)));
   fields.push_back(builder.getNamedAttr(
@@ -469,10 +502,9 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   fields.push_back(builder.getNamedAttr(
       "time_after_s", builder.getF64FloatAttr(result->chosen.timeSeconds)));
 
-  if (result->strategy >= 0) {
-    Candidate &candidate = evaluator.get(result->chosen.candidate);
-    func.getBody().takeBody(candidate.work.getBody());
-    recordPlans(func, candidate);
+  if (chosenCandidate) {
+    func.getBody().takeBody(chosenCandidate->work.getBody());
+    recordPlans(func, *chosenCandidate);
   }
   func->setAttr(kFitAttrName, builder.getDictionaryAttr(fields));
   if (quiet)
@@ -554,8 +586,11 @@ mlir::memsched::sweepBudgets(func::FuncOp func, const CostModel &costModel,
       point.budgetBytes = result.budgetBytes;
     point.plannedBytes = result.chosen.footprintBytes;
     point.timeSeconds = result.chosen.timeSeconds;
-    point.strategy = result.strategy < 0 ? std::string("none")
-                                         : outcome.strategies[result.strategy];
+    // What the chosen plan does, as the function's `memsched.fit` says.
+    point.strategy = "none";
+    if (auto fit = copy->getAttrOfType<DictionaryAttr>(kFitAttrName))
+      if (auto chosen = fit.getAs<StringAttr>("chosen"))
+        point.strategy = chosen.str();
   }
   return points;
 }

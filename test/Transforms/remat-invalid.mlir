@@ -113,7 +113,7 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // fence).
 #id = affine_map<(d0) -> (d0)>
 func.func private @produce(tensor<1024xf32>) -> tensor<1024xf32>
-// expected-error @below {{memsched-remat: cannot meet the budget of 14.00 KiB (14336 B) for '@f'; the smallest reachable footprint is 16.00 KiB (16384 B, remat)}}
+// expected-error @below {{memsched-remat: cannot meet the budget of 14.00 KiB (14336 B) for '@f'; the smallest reachable footprint is 16.00 KiB (16384 B, inplace)}}
 func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %a = func.call @produce(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
   %e1 = tensor.empty() : tensor<1024xf32>

@@ -58,7 +58,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // %x's buffer (returned), %y and %w are in the arena together: 256 + 512 +
 // 256 = 1024 B is the smallest footprint; 1000 B cannot be met. No floor
 // note: in-place writes beat the bound of one op's working set here.
-// expected-error @below {{memsched-swap: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, swap)}}
+// expected-error @below {{memsched-swap: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, inplace)}}
 func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
   %x = linalg.exp ins(%a : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
@@ -80,7 +80,7 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
 // (returned), %v and %y are in the arena together at %z: 16 + 32 + 16 = 64
 // KiB is the smallest footprint (48 KiB if %v could go to the host). No remark
 // for the ops without a cost model (the report counts them).
-// expected-error @below {{memsched-swap: cannot meet the budget of 56.00 KiB (57344 B) for '@f'; the smallest reachable footprint is 64.00 KiB (65536 B, swap)}}
+// expected-error @below {{memsched-swap: cannot meet the budget of 56.00 KiB (57344 B) for '@f'; the smallest reachable footprint is 64.00 KiB (65536 B, inplace)}}
 func.func @f(%s: f32, %a: tensor<4096xf32>) -> tensor<4096xf32> {
   %c0 = arith.constant 0 : index
   %v = vector.broadcast %s : f32 to vector<4096xf32>
@@ -107,7 +107,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 //--- fit-unreachable.mlir
 // The same function with recomputation disabled: swapping is the only lever.
-// expected-error @below {{memsched-fit: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, swap)}}
+// expected-error @below {{memsched-fit: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, inplace)}}
 func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
   %x = linalg.exp ins(%a : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
