@@ -155,6 +155,9 @@ def format_bytes(count):
     return "%.2f TiB" % value
 
 
+_normalize_budget = budgets.normalize
+
+
 def sweep(text, budgets, device=None, allow_remat=True, allow_swap=True,
           reorder=True):
     """Returns the memory-vs-time curve of every function in ``text``.
@@ -170,8 +173,7 @@ def sweep(text, budgets, device=None, allow_remat=True, allow_swap=True,
     met has no time and gives the smallest reachable footprint as its
     ``planned_bytes``. ``memsched.plot.budget_sweep`` draws it.
     """
-    names = ["%dB" % b if isinstance(b, int) else str(b).replace(" ", "")
-             for b in budgets]
+    names = [_normalize_budget(b) for b in budgets]
     if reorder:
         text = run_pipeline(text, "func.func(memsched-reorder%s)" %
                             ("{device=%s}" % device if device else ""))
