@@ -85,7 +85,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   // The fastest candidate within the budget: each strategy aims at the
   // budget and tightens its target by the measured overshoot (in-place
   // decisions and arena fragmentation are only known on the rewritten
-  // function), at least 1% a step.
+  // function), at least 1% a step; a plan that fits with more than 1% of
+  // the budget to spare is followed by one at a target looser by the slack.
   CandidateSlot fastest(evaluator);
   if (!minimise) {
     // The footprint counts more than the planners' peak (escaping buffers
@@ -101,6 +102,7 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           fastest.evaluation().timeSeconds <= options.inputTimeSeconds)
         break;
       int64_t target = firstTarget;
+      bool fits = false;
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
         std::optional<BudgetEvaluation> evaluation = evaluate(strategy, target);
@@ -114,9 +116,20 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           fastest.offer(strategy, *evaluation,
                         evaluation->timeSeconds <
                             fastest.evaluation().timeSeconds);
-          break;
+          fits = true;
+          // Well under the budget (the measured footprint can fall far
+          // below the planner's target: in-place writes, freed gaps): a
+          // looser target may need less recomputation or swapping.
+          int64_t slack = options.budgetBytes - evaluation->footprintBytes;
+          if (slack <= options.budgetBytes / 100)
+            break;
+          target += slack;
+          continue;
         }
         evaluator.release(evaluation->candidate);
+        // A looser target overshot: the plan that fits stays.
+        if (fits)
+          break;
         // At its planner's floor: a tighter target cannot be planned.
         if (evaluation->peakTransientBytes <=
             evaluation->smallestTransientBytes)

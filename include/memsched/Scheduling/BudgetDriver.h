@@ -9,7 +9,8 @@
 // the caller names; for each, the driver asks the caller's evaluator to plan
 // for a target of transient bytes, apply the plan and measure the footprint
 // of the result the way the report will, and tightens the target by the
-// overshoot until the measured footprint is within the budget. The fastest
+// overshoot until the measured footprint is within the budget, then loosens
+// it by the slack while a looser plan still fits. The fastest
 // candidate within the budget wins; a candidate as fast as the input ends
 // the search (no lever makes a step faster).
 //
