@@ -102,7 +102,7 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           fastest.evaluation().timeSeconds <= options.inputTimeSeconds)
         break;
       int64_t target = firstTarget;
-      bool fits = false;
+      bool fits = false, raised = false;
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
         std::optional<BudgetEvaluation> evaluation = evaluate(strategy, target);
@@ -110,8 +110,17 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           fastest.clear();
           return std::nullopt;
         }
-        if (!evaluation->planned)
-          break;
+        if (!evaluation->planned) {
+          // The first target is below this planner's floor, but the budget
+          // is not: aim halfway between the two once.
+          int64_t ceiling = options.budgetBytes - options.residentBytes;
+          int64_t floor = evaluation->smallestTransientBytes;
+          if (fits || raised || floor >= ceiling)
+            break;
+          raised = true;
+          target = floor + (ceiling - floor) / 2;
+          continue;
+        }
         if (evaluation->footprintBytes <= options.budgetBytes) {
           fastest.offer(strategy, *evaluation,
                         evaluation->timeSeconds <
