@@ -16,6 +16,7 @@
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -184,12 +185,32 @@ LogicalResult TensorGraphBuilder::checkStructure() {
     os << "'" << type << "'";
     return text;
   };
+  // Dynamic shapes, or an element type whose storage the lowering does not
+  // define (the f8, f6 and f4 families, tf32, opaque types).
+  auto describeUnsized = [](Type type) -> std::string {
+    auto shaped = cast<ShapedType>(type);
+    if (shaped.hasRank() && shaped.hasStaticShape())
+      return " has an element type memsched cannot size (supported: "
+             "integers, index, f16, bf16, f32, f64, f80, f128 and complex "
+             "of those)";
+    return " has no static size";
+  };
+  auto tooLarge = [&](Location loc, Type type) {
+    return fail(TensorGraphStatus::Failed, loc, "tensor too large",
+                "cannot analyze '@" + func.getSymName().str() +
+                    "': " + printType(type) +
+                    " holds more than 2^62 bytes, the largest size memsched "
+                    "plans with");
+  };
+  if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes());
+      type && exceedsStorageLimit(*type))
+    return tooLarge(func.getLoc(), *type);
   if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes()))
     return fail(TensorGraphStatus::Skipped, func.getLoc(),
                 "dynamic or unsized argument type",
                 "leaves '@" + func.getSymName().str() +
                     "' unchanged: argument type " + printType(*type) +
-                    " has no static size");
+                    describeUnsized(*type));
   for (Operation &op : body.front()) {
     if (op.getNumRegions() != 0 && !hasPayloadRegionsOnly(&op))
       return fail(TensorGraphStatus::Failed, op.getLoc(), "op with regions",
@@ -200,11 +221,13 @@ LogicalResult TensorGraphBuilder::checkStructure() {
     std::optional<Type> type = findUnsizedType(op.getOperandTypes());
     if (!type)
       type = findUnsizedType(op.getResultTypes());
+    if (type && exceedsStorageLimit(*type))
+      return tooLarge(op.getLoc(), *type);
     if (type)
       return fail(TensorGraphStatus::Skipped, op.getLoc(),
                   "dynamic or unsized tensor type",
                   "leaves '@" + func.getSymName().str() + "' unchanged: " +
-                      printType(*type) + " has no static size");
+                      printType(*type) + describeUnsized(*type));
   }
   return success();
 }
@@ -463,6 +486,27 @@ void TensorGraphBuilder::run() {
     if (problem.value(valueId).producer == kNoId && def &&
         graph.getTask(def) != kNoId)
       problem.addConsumer(valueId, graph.getTask(def));
+  }
+
+  // Every byte figure is a sum of buffer sizes and workspaces: bounding
+  // their total keeps all of them within 64 bits.
+  int64_t total = 0;
+  bool overflows = false;
+  for (size_t b = 0; b < problem.numBuffers() && !overflows; ++b)
+    overflows = llvm::AddOverflow(
+        total, problem.buffer(static_cast<BufferId>(b)).sizeBytes, total);
+  for (size_t t = 0; t < problem.numTasks() && !overflows; ++t)
+    overflows = llvm::AddOverflow(
+        total, problem.task(static_cast<TaskId>(t)).workspaceBytes, total);
+  if (overflows || total > kMaxStorageBytes) {
+    graph.failureReason = "buffers too large";
+    graph.failureLoc = func.getLoc();
+    graph.failureMessage =
+        "cannot analyze '@" + func.getSymName().str() +
+        "': its buffers and workspaces total more than 2^62 bytes, the "
+        "largest size memsched plans with";
+    graph.status = TensorGraphStatus::Failed;
+    return;
   }
 
   std::string error;

@@ -24,15 +24,29 @@ namespace memsched {
 /// ops, and arith/math elementwise ops.
 void registerCostOpInterfaceExternalModels(DialectRegistry &registry);
 
-/// Returns the bytes one element of `elementType` occupies in memory (i1 and i8
-/// take one byte, index eight, complex<T> twice T), or std::nullopt when the
-/// type has no fixed storage size.
+/// The largest byte count memsched plans with (2^62): every sum of buffer
+/// sizes of a function stays within 64 bits.
+inline constexpr int64_t kMaxStorageBytes = int64_t(1) << 62;
+
+/// Returns the bytes one element of `elementType` occupies in memory, as the
+/// LLVM lowering allocates it (the data layouts of x86-64 and NVPTX agree on
+/// these): an integer of N bits takes ceil(N/8) bytes rounded up to its
+/// alignment, the next power of two up to 16 (i1 and i8 one byte, i17 and i24
+/// four, i33 and i48 eight, i65 sixteen); f16/bf16 2, f32 4, f64 8, f80 and
+/// f128 16; index 8; complex<T> twice T. std::nullopt for types without a
+/// fixed storage size and for float types the lowering does not support
+/// (the f8, f6 and f4 families, tf32).
 std::optional<int64_t> getElementStorageBytes(Type elementType);
 
 /// Returns the bytes of a statically shaped tensor or memref type, or
-/// std::nullopt for dynamic shapes and unsized element types. Scalars of an
-/// integer, index or float type count as their element size.
+/// std::nullopt for dynamic shapes, unsized element types and sizes above
+/// kMaxStorageBytes. Scalars of an integer, index or float type count as
+/// their element size.
 std::optional<int64_t> getStorageBytes(Type type);
+
+/// Whether `type` is statically shaped with a sized element type but holds
+/// more than kMaxStorageBytes bytes (a size memsched refuses).
+bool exceedsStorageLimit(Type type);
 
 } // namespace memsched
 } // namespace mlir
