@@ -169,8 +169,9 @@ FailureOr<DeviceSpec> DeviceSpec::parseJSON(StringRef text,
     }
     std::optional<double> number = value.getAsNumber();
     if (key == "capacity_bytes") {
-      if (!number || *number <= 0) {
-        error = "device JSON: 'capacity_bytes' must be a positive number";
+      if (!number || *number <= 0 || *number > 4.6e18) {
+        error = "device JSON: 'capacity_bytes' must be a positive number of "
+                "bytes below 2^62";
         return failure();
       }
       spec.capacityBytes = static_cast<int64_t>(*number);
@@ -184,8 +185,15 @@ FailureOr<DeviceSpec> DeviceSpec::parseJSON(StringRef text,
       error = "device JSON: unknown field '" + key.str() + "'";
       return failure();
     }
-    if (!number || *number < 0) {
-      error = "device JSON: '" + key.str() + "' must be a non-negative number";
+    // Rates (bytes or flops per second) in [1, 1e18], latencies (seconds)
+    // in [0, 1000]: beyond, modelled times leave the range of a double.
+    bool isLatency = StringRef(key).ends_with("latency");
+    double largest = isLatency ? 1e3 : 1e18;
+    if (!number || *number < 0 || *number > largest ||
+        (!isLatency && *number > 0 && *number < 1)) {
+      error = "device JSON: '" + key.str() + "' must be " +
+              (isLatency ? "a number of seconds in [0, 1000]"
+                         : "a rate per second in [1, 1e18]");
       return failure();
     }
     spec.*(field->member) = *number;

@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/MemoryReport.h"
+
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/Footprint.h"
+#include <cmath>
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -298,12 +300,30 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   return object;
 }
 
+/// Replaces every number that is not finite by null: JSON has no infinity
+/// or NaN, and a reader must never see a bare `inf`.
+static void replaceNonFinite(llvm::json::Value &value) {
+  if (std::optional<double> number = value.getAsNumber();
+      number && !std::isfinite(*number)) {
+    value = nullptr;
+  } else if (llvm::json::Object *object = value.getAsObject()) {
+    for (auto &entry : *object)
+      replaceNonFinite(entry.second);
+  } else if (llvm::json::Array *array = value.getAsArray()) {
+    for (llvm::json::Value &element : *array)
+      replaceNonFinite(element);
+  }
+}
+
 llvm::json::Value mlir::memsched::toJSON(ArrayRef<FunctionReport> reports,
                                          const ReportOptions &options) {
   llvm::json::Array functions;
   for (const FunctionReport &report : reports)
     functions.push_back(toJSON(report, options));
-  return llvm::json::Object{{"functions", std::move(functions)}};
+  llvm::json::Value result =
+      llvm::json::Object{{"functions", std::move(functions)}};
+  replaceNonFinite(result);
+  return result;
 }
 
 void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,

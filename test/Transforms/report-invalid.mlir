@@ -16,6 +16,10 @@
 // RUN: memsched-opt %t/missing-fields.mlir -verify-diagnostics -memsched-report=device=%t/missing-fields.json
 // RUN: echo '{"base": "h100", "memory_bandwidth": -1}' > %t/negative.json
 // RUN: memsched-opt %t/negative-field.mlir -verify-diagnostics -memsched-report=device=%t/negative.json
+// RUN: echo '{"base": "h100", "host_to_device_bandwidth": 1e308}' > %t/extreme.json
+// RUN: memsched-opt %t/extreme-field.mlir -verify-diagnostics -memsched-report=device=%t/extreme.json
+// RUN: echo '{"base": "h100", "copy_latency": 1e9}' > %t/extreme-latency.json
+// RUN: memsched-opt %t/extreme-latency.mlir -verify-diagnostics -memsched-report=device=%t/extreme-latency.json
 // RUN: memsched-opt %t/unwritable-output.mlir -verify-diagnostics -memsched-report=output=%t/no-such-dir/report.json
 // RUN: echo '{"base": "h100", "memory_bandwidth": 1.675e12, "name": "half-bandwidth"}' > %t/half-bandwidth.json
 // RUN: memsched-opt %t/custom-device.mlir -verify-diagnostics -memsched-report="format=json device=%t/half-bandwidth.json" -o /dev/null | FileCheck %s --check-prefix=CUSTOM
@@ -91,7 +95,21 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 //--- negative-field.mlir
 // Tests that a negative device figure is an error.
-// expected-error @below {{memsched-report: device JSON: 'memory_bandwidth' must be a non-negative number}}
+// expected-error @below {{memsched-report: device JSON: 'memory_bandwidth' must be a rate per second in [1, 1e18]}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+//--- extreme-field.mlir
+// Tests that a figure whose modelled times would leave the range of a
+// double (the JSON report then printed bare inf and nan) is an error.
+// expected-error @below {{memsched-report: device JSON: 'host_to_device_bandwidth' must be a rate per second in [1, 1e18]}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+//--- extreme-latency.mlir
+// expected-error @below {{memsched-report: device JSON: 'copy_latency' must be a number of seconds in [0, 1000]}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
