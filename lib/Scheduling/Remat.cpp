@@ -561,11 +561,10 @@ bool isBetter(const RematPlan &a, const RematPlan &b) {
 /// candidates at the peak step until the budget is met or nothing at the
 /// peak can be dropped. Leaves the final drop set in \p dropped and returns
 /// the best plan seen; lowers \p smallestPeak to the lowest peak seen.
-std::optional<RematPlan> dropUntilBudget(const RematContext &context,
-                                         int64_t budget,
-                                         std::vector<char> &dropped,
-                                         int64_t &smallestPeak,
-                                         std::string *error) {
+std::optional<RematPlan>
+dropUntilBudget(const RematContext &context, int64_t budget,
+                std::vector<char> &dropped, int64_t &smallestPeak,
+                const SearchLimit &limit, std::string *error) {
   const Problem &problem = context.problem;
   size_t numCandidates = context.candidates.size();
   std::optional<RematPlan> best;
@@ -601,7 +600,9 @@ std::optional<RematPlan> dropUntilBudget(const RematContext &context,
     smallestPeak = std::min(smallestPeak, plan.peakTransientAfter);
     if (!best || isBetter(plan, *best))
       best = plan;
-    if (plan.withinBudget)
+    // The work limit: where single candidates keep failing (a wide tree,
+    // whose every drop is undone), each round is one more simulation.
+    if (plan.withinBudget || limit.reached())
       break;
     // Candidates whose gap spans the peak step, by recompute time per byte
     // freed there.
@@ -732,10 +733,12 @@ std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
       best = std::move(plan);
   };
   for (int k = kRungs - 1; k >= 1; --k) {
+    if (best && limit.reached())
+      break;
     int64_t rungBudget = peakBefore * k / kRungs;
     budgetIsRung |= rungBudget == budget;
-    std::optional<RematPlan> plan =
-        dropUntilBudget(context, rungBudget, dropped, smallestPeak, error);
+    std::optional<RematPlan> plan = dropUntilBudget(
+        context, rungBudget, dropped, smallestPeak, limit, error);
     if (!plan)
       return std::nullopt;
     if (rungBudget > budget)
@@ -754,8 +757,8 @@ std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
     consider(std::move(refined));
   }
   if (!budgetIsRung) {
-    std::optional<RematPlan> plan =
-        dropUntilBudget(context, budget, aboveBudget, smallestPeak, error);
+    std::optional<RematPlan> plan = dropUntilBudget(
+        context, budget, aboveBudget, smallestPeak, limit, error);
     if (!plan)
       return std::nullopt;
     if (plan->withinBudget) {

@@ -260,3 +260,23 @@ TEST(RematTest, RejectsNegativeBudgets) {
   EXPECT_FALSE(planRemat(problem, options, &error).has_value());
   EXPECT_NE(error.find("must not be negative"), std::string::npos);
 }
+
+// The work limit bounds every phase of the greedy, the drop phase included:
+// on a wide in-tree whose drops mostly fail to lower the peak, each failed
+// single drop cost one more simulation (a 4000-leaf add tree took 10 s).
+TEST(RematTest, TheWorkLimitBoundsEveryPhase) {
+  Problem problem = makeRandomInTree(3000, 11, 100, /*withWorkspace=*/false);
+  int64_t before = peakOf(problem, problem.programOrder());
+  for (int64_t limit : {16, 64, 256}) {
+    RematOptions options;
+    options.algorithm = RematAlgorithm::Greedy;
+    options.budgetTransientBytes = before / 4;
+    options.maxEvaluations = limit;
+    std::string error;
+    std::optional<RematPlan> plan = planRemat(problem, options, &error);
+    ASSERT_TRUE(plan.has_value()) << error;
+    // A phase stops at its next check: a few evaluations past the limit.
+    EXPECT_LE(plan->numEvaluations, limit + 8);
+    checkPlan(problem, *plan, options.budgetTransientBytes);
+  }
+}

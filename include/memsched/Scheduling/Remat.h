@@ -62,11 +62,11 @@ struct RematOptions {
   RematAlgorithm algorithm = RematAlgorithm::Auto;
   /// The bound on the peak of live transient bytes (resident excluded).
   int64_t budgetTransientBytes = 0;
-  /// Work limit of the un-drop refinement and the segment searches: plan
-  /// evaluations (full re-simulations) of the whole call, the unbounded drop
-  /// phase included; once reached, the plan found so far is returned. <= 0
-  /// means none. The plans of the benchmarks' training steps (up to 11k
-  /// tasks, an evaluation costing about 25 ms there) need at most 170.
+  /// Work limit of every search phase (the greedy's drop and un-drop
+  /// phases, the segment searches): plan evaluations (full re-simulations)
+  /// of the whole call; once reached, the best plan found so far is
+  /// returned. <= 0 means none. The plans of the benchmarks' training steps (up
+  /// to 11k tasks, an evaluation costing about 25 ms there) need at most 170.
   int64_t maxEvaluations = 256;
   /// An optional wall-clock limit of the same searches, in seconds, on top
   /// of maxEvaluations; <= 0 (the default) means none, so that the plan
