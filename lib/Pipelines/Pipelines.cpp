@@ -71,6 +71,7 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   // Function boundaries are bufferized too so that a whole training step
   // becomes one memref function with identity layouts the runner can call.
   // Swaps become host-arena copies on tensors, before bufferization.
+  pm.addPass(createMemschedCheckElementTypesPass());
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
   lowerSwapsOptions.target = SwapLoweringTarget::Cpu;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
@@ -132,6 +133,7 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   targetOptions.format = options.format;
   targetOptions.checkToolkit = !options.emulateKernels;
   pm.addPass(createMemschedCheckGpuTargetPass(targetOptions));
+  pm.addPass(createMemschedCheckElementTypesPass());
   // Kernel names are positions in the program as given, before any
   // reordering, so that a profile of it can be read back.
   pm.addPass(createMemschedTagKernelsPass());

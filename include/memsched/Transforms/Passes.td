@@ -316,6 +316,21 @@ def MemschedPlanBuffersPass
   ];
 }
 
+def MemschedCheckElementTypesPass
+    : Pass<"memsched-check-element-types", "mlir::ModuleOp"> {
+  let summary = "Refuse element types the lowering cannot store";
+  let description = [{
+    The first step of memsched-to-cpu-pipeline and memsched-to-gpu-pipeline.
+    Every float element type of the module (in tensors, memrefs, vectors or
+    scalars) must be one the LLVM lowering stores: f16, bf16, f32, f64, f80
+    or f128. Any other (the f8, f6 and f4 families, tf32) is an error at the
+    first op or argument that uses it, naming the type and the supported
+    ones; the module is left unchanged. Without it, such types failed deep
+    inside the arith-to-LLVM conversion, or the pipeline ended with IR that
+    is not LLVM dialect.
+  }];
+}
+
 def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
   let summary = "Let elementwise ops write their result into a dead input";
   let description = [{
