@@ -8,6 +8,7 @@
 // RUN: memsched-opt %t/existing-main.mlir -verify-diagnostics -memsched-exec-harness=func=f
 // RUN: memsched-opt %t/zero-modulus.mlir -verify-diagnostics -memsched-exec-harness="func=f int-modulus=0"
 // RUN: memsched-opt %t/negative-modulus.mlir -verify-diagnostics -memsched-exec-harness="func=f int-modulus=-3"
+// RUN: memsched-opt %t/encoded-tensor.mlir -verify-diagnostics -memsched-exec-harness=func=encoded
 
 // Each case below is its own input file (split-file), so that each RUN line
 // can pass different harness options and verify its own diagnostic.
@@ -32,7 +33,7 @@ module {
 //--- dynamic-argument.mlir
 // Tests that a dynamically shaped argument is an error on the function.
 module {
-  // expected-error @below {{memsched-exec-harness: cannot build inputs or print results of type 'tensor<?xf32>'; only static tensors and scalars of integer, index and float types are supported}}
+  // expected-error @below {{memsched-exec-harness: cannot build inputs or print results of type 'tensor<?xf32>'; only static tensors without an encoding and scalars of integer, index and float types are supported}}
   func.func @dynamic(%a: tensor<?xf32>) -> tensor<4xf32> {
     %c = tensor.cast %a : tensor<?xf32> to tensor<4xf32>
     return %c : tensor<4xf32>
@@ -94,5 +95,15 @@ module {
 module {
   func.func @f(%a: tensor<4xi32>) -> tensor<4xi32> {
     return %a : tensor<4xi32>
+  }
+}
+
+//--- encoded-tensor.mlir
+// Tests that a tensor with an encoding is refused (the dense generic that
+// builds inputs did not verify): the module is left unchanged.
+module {
+  // expected-error @below {{memsched-exec-harness: cannot build inputs or print results of type 'tensor<4xf32, "layout">'; only static tensors without an encoding}}
+  func.func @encoded(%a: tensor<4xf32, "layout">) -> tensor<4xf32, "layout"> {
+    return %a : tensor<4xf32, "layout">
   }
 }

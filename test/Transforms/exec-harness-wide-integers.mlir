@@ -1,11 +1,7 @@
 // RUN: memsched-opt %s -memsched-exec-harness=func=wide | FileCheck %s
 
-// Known bug (fails until memsched-exec-harness is fixed): integer types wider
-// than 64 bits are accepted, but their inputs are built as i64 values, so the
-// pass produces IR that does not verify (a linalg.yield of i64 in an i128
-// generic, a call with an i64 operand for an i128 parameter). The documented
-// formula covers every integer type; the pass must either build i128 inputs
-// or reject the type with a diagnostic.
+// Integer types wider than 64 bits get inputs of their own width (the input
+// formula's value, zero-extended), so the harness verifies.
 
 // Tests that a function with i128 arguments gets a valid harness.
 
