@@ -339,7 +339,37 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
          << llvm::right_justify(formatBytes(bytes), 12) << "  (" << bytes
          << " bytes)\n";
     };
+    // The headline: what the device must hold and the modelled step time,
+    // and after a budget pass, before and after against the budget and the
+    // smallest reachable footprint. Every other figure is secondary.
     row("planned (device)", report.plannedBytes());
+    os << "  " << llvm::left_justify("modeled time", 22)
+       << llvm::right_justify(
+              llvm::formatv("{0:e3} s", report.modeledTimeSeconds).str(), 12)
+       << "  (device " << report.device << ")\n";
+    if (!report.fit.empty()) {
+      auto integer = [&](StringRef key) {
+        return report.fit.getInteger(key).value_or(0);
+      };
+      row("planned before", integer("planned_before_bytes"));
+      os << "  " << llvm::left_justify("budget", 22)
+         << llvm::right_justify(formatBytes(integer("budget_bytes")), 12)
+         << "  (" << integer("budget_bytes") << " bytes), met with "
+         << report.fit.getString("chosen").value_or("?") << "\n";
+      if (std::optional<int64_t> smallest =
+              report.fit.getInteger("smallest_bytes"))
+        row("smallest reachable", *smallest);
+      double before = report.fit.getNumber("time_before_s").value_or(0.0);
+      os << "  " << llvm::left_justify("time before", 22)
+         << llvm::right_justify(llvm::formatv("{0:e3} s", before).str(), 12);
+      if (before > 0) {
+        double change = 100.0 * (report.modeledTimeSeconds / before - 1);
+        os << llvm::formatv("  ({0}{1:F1}% after)", change >= 0 ? "+" : "",
+                            change);
+      }
+      os << "\n";
+    }
+    os << "  secondary figures:\n";
     os << "  " << llvm::left_justify("ops", 22)
        << llvm::right_justify(std::to_string(report.ops), 12) << "\n";
     row("resident", report.residentBytes);
@@ -347,10 +377,6 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
     row("peak", report.peakBytes);
     row("lower bound", report.lowerBoundBytes);
     row("max live", report.maxLiveBytes);
-    os << "  " << llvm::left_justify("modeled time", 22)
-       << llvm::right_justify(
-              llvm::formatv("{0:e3} s", report.modeledTimeSeconds).str(), 12)
-       << "  (device " << report.device << ")\n";
     row("arena (predicted)", report.arenaBytes);
     row("arena max live", report.arenaMaxLiveBytes);
     row("escaping buffers", report.escapingBytes);
@@ -365,18 +391,6 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
          << (optimal.value_or(false) ? "  (proven optimal)" : "") << "\n";
       row("peak before reorder", integer("peak_before_bytes"));
       row("peak after reorder", integer("peak_after_bytes"));
-    }
-    if (!report.fit.empty()) {
-      auto integer = [&](StringRef key) {
-        return report.fit.getInteger(key).value_or(0);
-      };
-      row("budget", integer("budget_bytes"));
-      row("planned before", integer("planned_before_bytes"));
-      row("planned after", integer("planned_after_bytes"));
-      os << "  " << llvm::left_justify("met with", 22)
-         << llvm::right_justify(report.fit.getString("chosen").value_or("?"),
-                                12)
-         << "\n";
     }
     auto seconds = [&](StringRef label, double value) {
       os << "  " << llvm::left_justify(label, 22)

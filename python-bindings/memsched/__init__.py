@@ -98,7 +98,28 @@ def report(analysis):
             continue
         row = lambda label, count: lines.append(
             "  %-22s%12s  (%d bytes)" % (label, format_bytes(count), count))
+        # The headline (as the C++ text report): device memory and time,
+        # after a budget pass against the budget and the smallest footprint.
         row("planned (device)", function["planned_bytes"])
+        lines.append("  %-22s%12s  (device %s)" %
+                     ("modeled time", "%.3e s" % function["modeled_time_s"],
+                      function["device"]))
+        fit = function.get("fit")
+        if fit:
+            row("planned before", fit["planned_before_bytes"])
+            lines.append("  %-22s%12s  (%d bytes), met with %s" %
+                         ("budget", format_bytes(fit["budget_bytes"]),
+                          fit["budget_bytes"], fit["chosen"]))
+            if "smallest_bytes" in fit:
+                row("smallest reachable", fit["smallest_bytes"])
+            before = fit["time_before_s"]
+            line = "  %-22s%12s" % ("time before", "%.3e s" % before)
+            if before > 0:
+                change = 100.0 * (function["modeled_time_s"] / before - 1)
+                line += "  (%s%.1f%% after)" % ("+" if change >= 0 else "",
+                                                change)
+            lines.append(line)
+        lines.append("  secondary figures:")
         lines.append("  %-22s%12d" % ("ops", function["ops"]))
         for label, key in [("resident", "resident_bytes"),
                            ("peak transient", "peak_transient_bytes"),
@@ -107,9 +128,6 @@ def report(analysis):
                            ("max live", "max_live_bytes")]:
             lines.append("  %-22s%12s  (%d bytes)" %
                          (label, format_bytes(function[key]), function[key]))
-        lines.append("  %-22s%12s  (device %s)" %
-                     ("modeled time", "%.3e s" % function["modeled_time_s"],
-                      function["device"]))
         for label, key in [("arena (predicted)", "arena_bytes"),
                            ("arena max live", "arena_max_live_bytes"),
                            ("escaping buffers", "escaping_bytes")]:
@@ -124,12 +142,6 @@ def report(analysis):
             for label, key in [("peak before reorder", "peak_before_bytes"),
                                ("peak after reorder", "peak_after_bytes")]:
                 row(label, reordered[key])
-        fit = function.get("fit")
-        if fit:
-            row("budget", fit["budget_bytes"])
-            row("planned before", fit["planned_before_bytes"])
-            row("planned after", fit["planned_after_bytes"])
-            lines.append("  %-22s%12s" % ("met with", fit["chosen"]))
         remat = function.get("remat")
         if remat:
             lines.append("  %-22s%12d" % ("recomputed ops",

@@ -3,6 +3,9 @@
 // The plan holds after standard cleanup: the report's planned bytes.
 // RUN: memsched-opt %s -memsched-fit=budget=0.6x -cse -canonicalize -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CLEANUP
 // The decisions without rewriting, the candidates the driver measured.
+// The text report leads with the device memory and the time, before and
+// after, against the budget and the smallest reachable footprint.
+// RUN: memsched-opt %s -memsched-fit=budget=0.6x -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=HEADLINE
 // RUN: memsched-opt %s -test-memsched-print-fit-plan=budget=0.8x -o /dev/null | FileCheck %s --check-prefix=PLAN
 // RUN: memsched-opt %s -test-memsched-print-remat-plan=budget=0.8x -o /dev/null | FileCheck %s --check-prefix=REMAT-PLAN
 // The curve: one driver run per budget, an unmet budget answered with the
@@ -34,6 +37,14 @@
 // REMARK-NOT: remark
 // AFTER-CLEANUP: "chosen": "remat"
 // AFTER-CLEANUP: "planned_bytes": 12288
+// HEADLINE: memsched report for @chain
+// HEADLINE-NEXT: planned (device) 12.00 KiB (12288 bytes)
+// HEADLINE-NEXT: modeled time 2.402e-05 s (device h100)
+// HEADLINE-NEXT: planned before 24.00 KiB (24576 bytes)
+// HEADLINE-NEXT: budget 14.40 KiB (14745 bytes), met with remat
+// HEADLINE-NEXT: smallest reachable 12.00 KiB (12288 bytes)
+// HEADLINE-NEXT: time before 2.001e-05 s (+20.0% after)
+// HEADLINE-NEXT: secondary figures:
 // PLAN: fit-plan @chain met yes chosen inplace planned 16384 budget 19660
 // PLAN-NEXT: inplace target 11468 planned 16384
 // PLAN-NOT: remat target

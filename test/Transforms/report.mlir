@@ -33,13 +33,14 @@
 
 // TEXT-LABEL: memsched report for @diamond
 // TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
+// TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
+// TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            4{{$}}
 // TEXT-NEXT:    resident                4.00 KiB  (4096 bytes){{$}}
 // TEXT-NEXT:    peak transient         12.00 KiB  (12288 bytes){{$}}
 // TEXT-NEXT:    peak                   16.00 KiB  (16384 bytes){{$}}
 // TEXT-NEXT:    lower bound            12.00 KiB  (12288 bytes){{$}}
 // TEXT-NEXT:    max live               12.00 KiB  (12288 bytes){{$}}
-// TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
 // TEXT-NEXT:    arena (predicted)       8.00 KiB  (8192 bytes){{$}}
 // TEXT-NEXT:    arena max live          8.00 KiB  (8192 bytes){{$}}
 // TEXT-NEXT:    escaping buffers        4.00 KiB  (4096 bytes){{$}}
@@ -164,13 +165,14 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 
 // TEXT-LABEL: memsched report for @large
 // TEXT-NEXT:    planned (device)        3.00 MiB  (3145728 bytes){{$}}
+// TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
+// TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            1{{$}}
 // TEXT-NEXT:    resident                1.50 MiB  (1572864 bytes){{$}}
 // TEXT-NEXT:    peak transient          1.50 MiB  (1572864 bytes){{$}}
 // TEXT-NEXT:    peak                    3.00 MiB  (3145728 bytes){{$}}
 // TEXT-NEXT:    lower bound             3.00 MiB  (3145728 bytes){{$}}
 // TEXT-NEXT:    max live                1.50 MiB  (1572864 bytes){{$}}
-// TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
 // TEXT-NEXT:    arena (predicted)            0 B  (0 bytes){{$}}
 // TEXT-NEXT:    arena max live               0 B  (0 bytes){{$}}
 // TEXT-NEXT:    escaping buffers        1.50 MiB  (1572864 bytes){{$}}
