@@ -20,6 +20,7 @@
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Transforms/Passes.h"
 
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::memsched {
@@ -85,6 +86,16 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
             !linalgOp.getMatchingIndexingMap(input).isIdentity() ||
             buffer == sched::kNoId || escaping[buffer] ||
             lastUse[buffer] != task || swappedOut.contains(buffer))
+          continue;
+        // The results of a call may alias each other (a callee returning
+        // one value twice) or its arguments, which one-shot bufferization
+        // does not see at the call: writing over one would change another.
+        sched::ValueId candidateId = graph.getValueId(candidate);
+        sched::TaskId definer = problem.value(candidateId).definedBy;
+        if (definer != sched::kNoId &&
+            llvm::any_of(graph.getOps(definer), [](Operation *op) {
+              return isa<CallOpInterface>(op);
+            }))
           continue;
         const sched::Buffer &info = problem.buffer(buffer);
         bool isArgument = isa<BlockArgument>(candidate);

@@ -1,13 +1,11 @@
 // Found by bench/fuzz.py (wrong-result, memsched-optimize without a budget;
 // seed 599 of the large run). @twice returns one buffer twice, so the two
-// results of the call alias. memsched-inplace takes %a#1 as the init of the
+// results of the call alias. memsched-inplace took %a#1 as the init of the
 // subtraction because no later op reads %a#1, but %a#0 (returned) is the
-// same buffer; one-shot bufferization, which does not know that the results
-// of a call alias each other, then writes in place, and the returned %a#0
-// reads as zeros. The memory model also counts the two results as separate
-// buffers (remark: peak 48 B -> 36 B). Expected to fail until memsched-inplace
-// (and the model) treat results of a call that may alias as one buffer.
-// XFAIL: *
+// same buffer; one-shot bufferization, which does not see that the results
+// of a call alias each other, then wrote in place, and the returned %a#0
+// read as zeros. memsched-inplace now never writes into a call's result.
+// (The memory model still counts the two results as separate buffers.)
 // RUN: memsched-opt %s -memsched-exec-harness=func=main -memsched-to-cpu-pipeline | %run_harness > %t.original
 // RUN: memsched-opt %s -memsched-inplace -memsched-exec-harness=func=main -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.inplace
 // RUN: diff %t.original %t.inplace

@@ -342,7 +342,9 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
     instead of allocating a new one; results are unchanged because the
     payload never reads the init.
 
-    Never used as the destination: an input read later (by any alias), a
+    Never used as the destination: a result of a call (the results of a
+    call may alias each other or its arguments), an input read later (by any
+    alias), a
     constant, a value returned by the function, a buffer that another
     in-place decision already keeps live, and a function argument unless
     `donate-arguments` is set (the caller then gives up the argument's
