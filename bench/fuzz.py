@@ -498,7 +498,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds",
                         default=os.environ.get("MEMSCHED_FUZZ_SEEDS",
-                                               "0-49"))
+                                               "0-99"))
     parser.add_argument("--opt", default=os.environ.get(
         "MEMSCHED_OPT", os.path.join(ROOT, "build", "bin", "memsched-opt")))
     parser.add_argument("--save", default=None,

@@ -1,4 +1,4 @@
-# RUN: %PYTHON %s --max-ops 40 --timeout 60 \
+# RUN: %PYTHON %s --max-ops 25 --timeout 60 \
 # RUN:   --known nondeterministic:bufferize+plan \
 # RUN:   --known nondeterministic:cpu-pipeline \
 # RUN:   --known plan:bufferization-model \
