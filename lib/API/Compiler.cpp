@@ -88,127 +88,121 @@ private:
 };
 } // namespace
 
-/// Parses `text` with diagnostics going to `collector`'s context.
-static OwningOpRef<ModuleOp> parseModule(StringRef text, MLIRContext &context) {
-  return parseSourceString<ModuleOp>(text, &context, "<input>");
+/// Parses `moduleText` in a fresh context whose diagnostics are collected
+/// into the result, and runs `body` on the module; the call succeeds when
+/// `body` does and no error was emitted.
+static api::CallResult callOnModule(
+    StringRef moduleText,
+    llvm::function_ref<LogicalResult(ModuleOp, api::CallResult &)> body) {
+  api::CallResult result;
+  std::unique_ptr<MLIRContext> context = api::createContext();
+  DiagnosticCollector collector(*context, result.diagnostics);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(moduleText, context.get(), "<input>");
+  if (!module)
+    return result;
+  result.succeeded = succeeded(body(*module, result)) && !collector.sawError();
+  if (!result.succeeded)
+    result.output.clear();
+  return result;
 }
 
 api::CallResult api::runPipeline(StringRef moduleText, StringRef pipeline) {
-  CallResult result;
-  std::unique_ptr<MLIRContext> context = createContext();
-  DiagnosticCollector collector(*context, result.diagnostics);
-  OwningOpRef<ModuleOp> module = parseModule(moduleText, *context);
-  if (!module)
-    return result;
-  PassManager pm(context.get());
-  // The pass manager is anchored on the module already: an explicit
-  // "builtin.module(...)" anchor is unwrapped, a bare list is taken as is.
-  StringRef pipelineText = pipeline.trim();
-  if (pipelineText.consume_front("builtin.module("))
-    pipelineText.consume_back(")");
-  std::string parseErrors;
-  llvm::raw_string_ostream errorStream(parseErrors);
-  if (failed(parsePassPipeline(pipelineText, pm, errorStream))) {
-    result.diagnostics += "error: invalid pipeline '" + pipeline.str() +
-                          "': " + parseErrors + "\n";
-    return result;
-  }
-  if (failed(pm.run(*module)) || collector.sawError())
-    return result;
-  llvm::raw_string_ostream os(result.output);
-  module->print(os);
-  result.succeeded = true;
-  return result;
+  return callOnModule(moduleText, [&](ModuleOp module, CallResult &result) {
+    PassManager pm(module.getContext());
+    // The pass manager is anchored on the module already: an explicit
+    // "builtin.module(...)" anchor is unwrapped, a bare list is taken as is.
+    StringRef pipelineText = pipeline.trim();
+    if (pipelineText.consume_front("builtin.module("))
+      pipelineText.consume_back(")");
+    std::string parseErrors;
+    llvm::raw_string_ostream errorStream(parseErrors);
+    if (failed(parsePassPipeline(pipelineText, pm, errorStream))) {
+      result.diagnostics += "error: invalid pipeline '" + pipeline.str() +
+                            "': " + parseErrors + "\n";
+      return failure();
+    }
+    if (failed(pm.run(module)))
+      return failure();
+    llvm::raw_string_ostream os(result.output);
+    module.print(os);
+    return success();
+  });
 }
 
 api::CallResult api::analyze(StringRef moduleText, StringRef device,
                              bool includeTimeline) {
-  CallResult result;
-  std::unique_ptr<MLIRContext> context = createContext();
-  DiagnosticCollector collector(*context, result.diagnostics);
-  OwningOpRef<ModuleOp> module = parseModule(moduleText, *context);
-  if (!module)
-    return result;
-  FailureOr<std::vector<FunctionReport>> reports =
-      analyzeModule(*module, device, "memsched");
-  if (failed(reports) || collector.sawError())
-    return result;
-  ReportOptions options;
-  options.includeTimeline = includeTimeline;
-  llvm::raw_string_ostream os(result.output);
-  os << llvm::formatv("{0:2}", toJSON(*reports, options));
-  result.succeeded = true;
-  return result;
+  return callOnModule(moduleText, [&](ModuleOp module, CallResult &result) {
+    FailureOr<std::vector<FunctionReport>> reports =
+        analyzeModule(module, device, "memsched");
+    if (failed(reports))
+      return failure();
+    ReportOptions options;
+    options.includeTimeline = includeTimeline;
+    llvm::raw_string_ostream os(result.output);
+    os << llvm::formatv("{0:2}", toJSON(*reports, options));
+    return success();
+  });
 }
 
 api::CallResult api::sweep(StringRef moduleText, ArrayRef<std::string> budgets,
                            StringRef device, bool allowRemat, bool allowSwap) {
-  CallResult result;
-  std::unique_ptr<MLIRContext> context = createContext();
-  DiagnosticCollector collector(*context, result.diagnostics);
-  OwningOpRef<ModuleOp> module = parseModule(moduleText, *context);
-  if (!module)
-    return result;
-  SmallVector<Budget> parsed;
-  for (const std::string &text : budgets) {
-    std::string error;
-    std::optional<Budget> budget = parseBudget(text, error);
-    if (!budget) {
-      result.diagnostics += "error: " + error + "\n";
-      return result;
-    }
-    parsed.push_back(*budget);
-  }
-  BudgetPassConfig config;
-  config.passName = "memsched-sweep";
-  config.allowRemat = allowRemat;
-  config.allowSwap = allowSwap;
-  llvm::json::Array functions;
-  bool anyFailed = false;
-  module->walk([&](func::FuncOp func) {
-    if (func.isExternal() || func->hasAttr(kHostAttrName))
-      return WalkResult::advance();
-    FailureOr<DeviceSpec> spec =
-        device.empty()
-            ? DeviceSpec::resolveOrEmitError("", func, config.passName)
-            : DeviceSpec::lookupOrEmitError(device, func, config.passName);
-    if (failed(spec)) {
-      anyFailed = true;
-      return WalkResult::interrupt();
-    }
-    CostModel costModel(*spec);
-    FunctionReport input = analyzeFunction(func, costModel);
-    FailureOr<SmallVector<BudgetSweepPoint>> points =
-        sweepBudgets(func, costModel, config, parsed);
-    if (failed(points)) {
-      anyFailed = true;
-      return WalkResult::interrupt();
-    }
-    llvm::json::Array curve;
-    for (auto [text, point] : llvm::zip(budgets, *points)) {
-      llvm::json::Object entry{{"budget", text},
-                               {"budget_bytes", point.budgetBytes},
-                               {"met", point.met},
-                               {"planned_bytes", point.plannedBytes}};
-      if (point.met) {
-        entry["modeled_time_s"] = point.timeSeconds;
-        entry["chosen"] = point.strategy;
+  return callOnModule(moduleText, [&](ModuleOp module, CallResult &result) {
+    SmallVector<Budget> parsed;
+    for (const std::string &text : budgets) {
+      std::string error;
+      std::optional<Budget> budget = parseBudget(text, error);
+      if (!budget) {
+        result.diagnostics += "error: " + error + "\n";
+        return failure();
       }
-      curve.push_back(std::move(entry));
+      parsed.push_back(*budget);
     }
-    functions.push_back(
-        llvm::json::Object{{"name", func.getSymName()},
-                           {"device", spec->name},
-                           {"planned_bytes", input.plannedBytes()},
-                           {"modeled_time_s", input.modeledTimeSeconds},
-                           {"points", std::move(curve)}});
-    return WalkResult::advance();
+    BudgetPassConfig config;
+    config.passName = "memsched-sweep";
+    config.allowRemat = allowRemat;
+    config.allowSwap = allowSwap;
+    llvm::json::Array functions;
+    WalkResult walked = module.walk([&](func::FuncOp func) {
+      if (func.isExternal() || func->hasAttr(kHostAttrName))
+        return WalkResult::advance();
+      FailureOr<DeviceSpec> spec =
+          device.empty()
+              ? DeviceSpec::resolveOrEmitError("", func, config.passName)
+              : DeviceSpec::lookupOrEmitError(device, func, config.passName);
+      if (failed(spec))
+        return WalkResult::interrupt();
+      CostModel costModel(*spec);
+      FunctionReport input = analyzeFunction(func, costModel);
+      FailureOr<SmallVector<BudgetSweepPoint>> points =
+          sweepBudgets(func, costModel, config, parsed);
+      if (failed(points))
+        return WalkResult::interrupt();
+      llvm::json::Array curve;
+      for (auto [text, point] : llvm::zip(budgets, *points)) {
+        llvm::json::Object entry{{"budget", text},
+                                 {"budget_bytes", point.budgetBytes},
+                                 {"met", point.met},
+                                 {"planned_bytes", point.plannedBytes}};
+        if (point.met) {
+          entry["modeled_time_s"] = point.timeSeconds;
+          entry["chosen"] = point.strategy;
+        }
+        curve.push_back(std::move(entry));
+      }
+      functions.push_back(
+          llvm::json::Object{{"name", func.getSymName()},
+                             {"device", spec->name},
+                             {"planned_bytes", input.plannedBytes()},
+                             {"modeled_time_s", input.modeledTimeSeconds},
+                             {"points", std::move(curve)}});
+      return WalkResult::advance();
+    });
+    if (walked.wasInterrupted())
+      return failure();
+    llvm::raw_string_ostream os(result.output);
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"functions", std::move(functions)}}));
+    return success();
   });
-  if (anyFailed || collector.sawError())
-    return result;
-  llvm::raw_string_ostream os(result.output);
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"functions", std::move(functions)}}));
-  result.succeeded = true;
-  return result;
 }

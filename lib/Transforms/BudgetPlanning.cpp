@@ -428,6 +428,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   if (!result)
     return failure();
   if (outcome) {
+    outcome->decided = true;
     outcome->strategies = options.strategies;
     outcome->result = *result;
   }
@@ -568,9 +569,7 @@ mlir::memsched::sweepBudgets(func::FuncOp func, const CostModel &costModel,
                                   /*quiet=*/true);
     }
     const sched::BudgetResult &result = outcome.result;
-    bool decided = !outcome.strategies.empty() || !result.trials.empty() ||
-                   result.met || result.searchedFloors;
-    if (failed(planned) && !decided) {
+    if (!outcome.decided) {
       for (Diagnostic &diagnostic : held)
         func.getContext()->getDiagEngine().emit(std::move(diagnostic));
       return failure();

@@ -48,6 +48,9 @@ struct BudgetPassConfig {
 
 /// What the driver decided, for test passes and tools.
 struct BudgetPlanningOutcome {
+  /// Whether the driver ran to a decision (met or not); false when the
+  /// function could not be planned at all (an error was emitted).
+  bool decided = false;
   /// The strategies the driver was given, by index.
   std::vector<std::string> strategies;
   scheduling::BudgetResult result;
