@@ -202,15 +202,15 @@ LogicalResult TensorGraphBuilder::checkStructure() {
                     " holds more than 2^62 bytes, the largest size memsched "
                     "plans with");
   };
-  if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes());
-      type && exceedsStorageLimit(*type))
-    return tooLarge(func.getLoc(), *type);
-  if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes()))
+  if (std::optional<Type> type = findUnsizedType(func.getArgumentTypes())) {
+    if (exceedsStorageLimit(*type))
+      return tooLarge(func.getLoc(), *type);
     return fail(TensorGraphStatus::Skipped, func.getLoc(),
                 "dynamic or unsized argument type",
                 "leaves '@" + func.getSymName().str() +
                     "' unchanged: argument type " + printType(*type) +
                     describeUnsized(*type));
+  }
   for (Operation &op : body.front()) {
     if (op.getNumRegions() != 0 && !hasPayloadRegionsOnly(&op))
       return fail(TensorGraphStatus::Failed, op.getLoc(), "op with regions",
