@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Reorder.h"
+#include "ChainFolding.h"
 #include "NameTable.h"
 #include "ScheduleGraph.h"
 #include "SubsetSearch.h"
@@ -109,6 +110,9 @@ int32_t largestComponent(const Problem &problem,
   ReducedProblem reduced = removeFreeSources(problem);
   if (reduced.isReduced())
     return largestComponent(reduced.problem, restrictOrder(reduced, order));
+  FoldedProblem folded = foldChains(problem);
+  if (folded.isFolded())
+    return largestComponent(folded.problem, foldOrder(folded, order));
   ScheduleGraph graph(problem);
   std::vector<int32_t> dense(order.begin(), order.end());
   int32_t largest = 0;
@@ -205,8 +209,13 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     auto begin = std::chrono::steady_clock::now();
     ExactResult solved = solveExact(problem, exact);
     result.statesVisited += solved.statesVisited;
+    result.lowerBoundTransientBytes = std::max(result.lowerBoundTransientBytes,
+                                               solved.lowerBoundTransientBytes);
+    // Within its limits the search returns its best order, never worse than
+    // the bound it started from.
+    portfolio.add(solved.isOptimal ? "exact" : "exact-partial", solved.order,
+                  secondsSince(begin));
     if (solved.isOptimal) {
-      portfolio.add("exact", solved.order, secondsSince(begin));
       result.isOptimal = true;
       result.chosenAlgorithm = "exact";
     }

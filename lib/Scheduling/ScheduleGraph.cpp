@@ -265,11 +265,65 @@ mlir::memsched::scheduling::detail::removeFreeSources(const Problem &problem) {
   int32_t n = graph.numTasks();
   ReducedProblem reduced;
   std::vector<TaskId> newId(n, kNoId);
+  // Bytes a task allocates in every order: its buffers whose other users
+  // all follow it.
+  std::vector<uint32_t> mark(n, 0);
+  uint32_t stamp = 0;
+  auto surelyAllocated = [&](int32_t task) {
+    ++stamp;
+    for (int32_t succ : graph.succs(task))
+      mark[succ] = stamp;
+    int64_t bytes = 0;
+    for (int32_t buffer : graph.buffers(task)) {
+      bool first = true;
+      for (int32_t user : graph.users(buffer))
+        if (user != task && mark[user] != stamp)
+          first = false;
+      if (first)
+        bytes += graph.bufferBytes(buffer);
+    }
+    return bytes;
+  };
+  auto isFree = [&](int32_t task) {
+    if (!graph.preds(task).empty() || problem.task(task).isFence)
+      return false;
+    if (graph.succs(task).empty())
+      return graph.buffers(task).empty() && graph.workspaceBytes(task) == 0;
+    ++stamp;
+    for (int32_t succ : graph.succs(task))
+      mark[succ] = stamp;
+    // Each buffer is used by the source alone or by every successor, so
+    // that whichever successor runs first allocates it in the reduced
+    // problem, where the source would have.
+    size_t numSuccs = graph.succs(task).size();
+    int64_t privateBytes = 0;
+    for (int32_t buffer : graph.buffers(task)) {
+      IdRange users = graph.users(buffer);
+      if (users.size() == 1) {
+        if (graph.escapes(buffer))
+          return false;
+        privateBytes += graph.bufferBytes(buffer);
+        continue;
+      }
+      size_t usingSuccs = 0;
+      for (int32_t user : users) {
+        if (user != task && mark[user] != stamp)
+          return false;
+        usingSuccs += user != task;
+      }
+      if (usingSuccs != numSuccs)
+        return false;
+    }
+    int64_t step = graph.workspaceBytes(task) + privateBytes;
+    if (step == 0)
+      return true;
+    for (int32_t succ : graph.succs(task))
+      if (step > surelyAllocated(succ) + graph.workspaceBytes(succ))
+        return false;
+    return true;
+  };
   for (int32_t task = 0; task < n; ++task) {
-    bool isFree = graph.preds(task).empty() && graph.buffers(task).empty() &&
-                  graph.workspaceBytes(task) == 0 &&
-                  !problem.task(task).isFence;
-    if (isFree) {
+    if (isFree(task)) {
       reduced.freeTasks.push_back(task);
       continue;
     }
@@ -281,6 +335,7 @@ mlir::memsched::scheduling::detail::removeFreeSources(const Problem &problem) {
   for (size_t id = 0; id < problem.numValues(); ++id) {
     Value value = problem.value(static_cast<ValueId>(id));
     value.producer = value.producer == kNoId ? kNoId : newId[value.producer];
+    value.definedBy = value.definedBy == kNoId ? kNoId : newId[value.definedBy];
     std::vector<TaskId> consumers;
     for (TaskId consumer : value.consumers)
       if (newId[consumer] != kNoId)

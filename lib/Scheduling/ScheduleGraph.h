@@ -150,11 +150,16 @@ LocalProblem makeRangeProblem(const ScheduleGraph &graph,
 std::vector<std::pair<int32_t, int32_t>>
 findComponents(const ScheduleGraph &graph, const std::vector<int32_t> &order);
 
-/// A problem without its free sources: tasks with no predecessors, no
-/// workspace, no transient bytes and no fence role (tensor.empty, constants).
-/// Such a task never changes any step's live bytes, so it can run right
-/// before its first successor; removing it shrinks the down-sets
-/// exponentially and exposes cut tasks.
+/// A problem without its free sources: tasks with no predecessors and no
+/// fence role whose buffers are used by themselves alone or by all their
+/// successors (tensor.empty, constants, a function of the weights such as a
+/// normalisation's scale), and whose own step fits in every successor's
+/// (workspace and buffers only the source uses, against what the successor
+/// surely allocates plus its workspace). Some optimal order runs such a source
+/// right before its first successor, where its buffers are allocated anyway;
+/// the reduced problem allocates them at that successor, so both have the same
+/// minimum peak. Removing sources shrinks the down-sets exponentially and
+/// exposes cut tasks.
 struct ReducedProblem {
   Problem problem;
   /// Original id of each reduced task.

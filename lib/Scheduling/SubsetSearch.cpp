@@ -182,6 +182,7 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
       result.complete = true;
       result.found = current.bottleneck < upperBound;
       result.peak = current.bottleneck;
+      result.lowerBound = std::min(current.bottleneck, upperBound);
       for (int32_t s = id; states[s].parent >= 0; s = states[s].parent)
         result.order.push_back(states[s].task);
       std::reverse(result.order.begin(), result.order.end());
@@ -191,6 +192,7 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
     if ((++pops & 255) == 0 && deadline.expired()) {
       result.limitReason = "time limit reached";
       result.statesVisited = static_cast<int64_t>(states.size());
+      result.lowerBound = std::min(key, upperBound);
       return result;
     }
     for (int32_t task = 0; task < k; ++task) {
@@ -228,6 +230,9 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
         if (static_cast<int64_t>(states.size()) >= maxStates) {
           result.limitReason = "state limit reached";
           result.statesVisited = static_cast<int64_t>(states.size());
+          // Every order still to be found passes through the popped state
+          // or one left open, and keys never fall along an order.
+          result.lowerBound = std::min(key, upperBound);
           return result;
         }
         states.push_back(
@@ -247,6 +252,143 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
   // Nothing beats the upper bound.
   result.complete = true;
   result.statesVisited = static_cast<int64_t>(states.size());
+  result.lowerBound = upperBound;
+  return result;
+}
+
+template <int Words>
+LocalResult beam(const LocalProblem &problem, int64_t upperBound,
+                 int64_t width, int64_t maxStates, const Deadline &deadline) {
+  using Set = Bits<Words>;
+  int32_t k = problem.numTasks();
+  size_t numBuffers = problem.buffers.size();
+  std::vector<Set> predMask(k), userMask(numBuffers);
+  std::vector<std::vector<int32_t>> taskBuffers(k), succs(k);
+  for (int32_t task = 0; task < k; ++task)
+    for (int32_t pred : problem.preds[task]) {
+      predMask[task].set(pred);
+      succs[pred].push_back(task);
+    }
+  int64_t startLive = problem.baseBytes;
+  for (size_t b = 0; b < numBuffers; ++b) {
+    const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+    for (int32_t user : buffer.users) {
+      userMask[b].set(user);
+      taskBuffers[user].push_back(static_cast<int32_t>(b));
+    }
+    if (buffer.liveAtStart)
+      startLive += buffer.bytes;
+  }
+
+  struct Node {
+    Set done;
+    int64_t peak;
+    int64_t live;
+    /// Index of the parent in the previous layer, and the task it ran.
+    int32_t parent;
+    int32_t task;
+    std::vector<int32_t> ready;
+  };
+  std::vector<Node> layer(1);
+  layer[0].peak = 0;
+  layer[0].live = startLive;
+  layer[0].parent = -1;
+  layer[0].task = -1;
+  for (int32_t task = 0; task < k; ++task)
+    if (problem.preds[task].empty())
+      layer[0].ready.push_back(task);
+  // (parent, task) of every kept node, by depth, to rebuild the order.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> trace;
+  LocalResult result;
+  int64_t created = 0;
+  // Partial orders with the same scheduled set leave the same bytes live,
+  // so the lower peak dominates. Across sets, fewer live bytes rank first:
+  // ranking by peak so far would favour orders that put off their big
+  // allocations, which is no progress (the upper bound already prunes
+  // orders whose peak is too high).
+  auto dominates = [](const Node &a, const Node &b) { return a.peak < b.peak; };
+  auto ranksBefore = [](const Node &a, const Node &b) {
+    return std::tie(a.live, a.peak) < std::tie(b.live, b.peak);
+  };
+  for (int32_t depth = 0; depth < k; ++depth) {
+    std::vector<Node> next;
+    std::unordered_map<Set, int32_t, BitsHash<Words>> index;
+    for (int32_t i = 0; i < static_cast<int32_t>(layer.size()); ++i) {
+      const Node &node = layer[i];
+      for (int32_t task : node.ready) {
+        int64_t allocated = 0;
+        for (int32_t b : taskBuffers[task])
+          if (!problem.buffers[b].liveAtStart &&
+              !userMask[b].intersects(node.done))
+            allocated += problem.buffers[b].bytes;
+        int64_t peak = std::max(node.peak, node.live + allocated +
+                                               problem.workspace[task]);
+        if (peak >= upperBound)
+          continue;
+        Node child;
+        child.done = node.done;
+        child.done.set(task);
+        int64_t freed = 0;
+        for (int32_t b : taskBuffers[task])
+          if (!problem.buffers[b].liveAtEnd &&
+              userMask[b].isSubsetOf(child.done))
+            freed += problem.buffers[b].bytes;
+        child.peak = peak;
+        child.live = node.live + allocated - freed;
+        child.parent = i;
+        child.task = task;
+        auto [it, inserted] =
+            index.emplace(child.done, static_cast<int32_t>(next.size()));
+        if (!inserted) {
+          if (dominates(child, next[it->second]))
+            next[it->second] = std::move(child);
+          continue;
+        }
+        if (++created > maxStates) {
+          result.limitReason = "state limit reached";
+          result.statesVisited = created;
+          return result;
+        }
+        next.push_back(std::move(child));
+      }
+    }
+    if (next.empty() || deadline.expired()) {
+      result.limitReason = next.empty() ? "" : "time limit reached";
+      result.statesVisited = created;
+      return result;
+    }
+    if (static_cast<int64_t>(next.size()) > width) {
+      std::nth_element(next.begin(), next.begin() + width, next.end(),
+                       ranksBefore);
+      next.resize(width);
+    }
+    // Ready lists only for the partial orders kept.
+    std::vector<std::pair<int32_t, int32_t>> kept;
+    kept.reserve(next.size());
+    for (Node &node : next) {
+      kept.emplace_back(node.parent, node.task);
+      for (int32_t other : layer[node.parent].ready)
+        if (other != node.task)
+          node.ready.push_back(other);
+      for (int32_t succ : succs[node.task])
+        if (predMask[succ].isSubsetOf(node.done))
+          node.ready.push_back(succ);
+    }
+    trace.push_back(std::move(kept));
+    layer = std::move(next);
+  }
+  int32_t best = 0;
+  for (int32_t i = 1; i < static_cast<int32_t>(layer.size()); ++i)
+    if (dominates(layer[i], layer[best]))
+      best = i;
+  result.found = true;
+  result.peak = layer[best].peak;
+  result.statesVisited = created;
+  result.order.resize(k);
+  for (int32_t depth = k - 1, i = best; depth >= 0; --depth) {
+    result.order[depth] = trace[depth][i].second;
+    i = trace[depth][i].first;
+  }
   return result;
 }
 } // namespace
@@ -265,5 +407,23 @@ LocalResult mlir::memsched::scheduling::detail::searchDownSets(
     return search<8>(problem, upperBound, goodEnough, maxStates, deadline);
   LocalResult result;
   result.limitReason = "too many tasks for the exact search";
+  result.lowerBound = goodEnough;
+  return result;
+}
+
+LocalResult mlir::memsched::scheduling::detail::beamSearchDownSets(
+    const LocalProblem &problem, int64_t upperBound, int64_t width,
+    int64_t maxStates, const Deadline &deadline) {
+  int32_t k = problem.numTasks();
+  if (k <= 64)
+    return beam<1>(problem, upperBound, width, maxStates, deadline);
+  if (k <= 128)
+    return beam<2>(problem, upperBound, width, maxStates, deadline);
+  if (k <= 256)
+    return beam<4>(problem, upperBound, width, maxStates, deadline);
+  if (k <= kMaxLocalTasks)
+    return beam<8>(problem, upperBound, width, maxStates, deadline);
+  LocalResult result;
+  result.limitReason = "too many tasks for the beam search";
   return result;
 }

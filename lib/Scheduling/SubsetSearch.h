@@ -58,6 +58,10 @@ struct LocalResult {
   int64_t statesVisited = 0;
   /// Why the search stopped early.
   std::string limitReason;
+  /// A proven lower bound on the peak of every local order: the optimum if
+  /// complete (capped by upperBound), otherwise the smallest bound among the
+  /// partial orders left open (never below goodEnough).
+  int64_t lowerBound = 0;
 };
 
 /// Peak of a local order (every step, base included).
@@ -71,6 +75,18 @@ int64_t computeLocalPeak(const LocalProblem &problem,
 LocalResult searchDownSets(const LocalProblem &problem, int64_t upperBound,
                            int64_t goodEnough, int64_t maxStates,
                            const Deadline &deadline);
+
+/// Finds a good local order fast: a beam search over down-sets that extends
+/// every kept partial order by every ready task, drops those whose peak
+/// reaches `upperBound`, merges those with the same scheduled set (keeping
+/// the lower peak) and keeps the `width` with the fewest live bytes (then
+/// the lowest peak). Returns found if an order's peak is below
+/// `upperBound`; never complete. Counts the partial orders it creates in
+/// statesVisited and stops (found = false) once they would exceed
+/// `maxStates`.
+LocalResult beamSearchDownSets(const LocalProblem &problem, int64_t upperBound,
+                               int64_t width, int64_t maxStates,
+                               const Deadline &deadline);
 
 } // namespace detail
 } // namespace scheduling

@@ -120,8 +120,9 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of auto and exact, in milliseconds "
            "(0: none; the searches stop at work limits)">,
-    Option<"exactMaxTasks", "exact-max-tasks", "int64_t", "64",
-           "Largest part between cut ops the exact search takes on">,
+    Option<"exactMaxTasks", "exact-max-tasks", "int64_t", "512",
+           "Largest part between cut ops (after folding chains) the exact "
+           "search takes on, at most 512">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,
   ];

@@ -1,0 +1,398 @@
+//===- ChainFolding.cpp - Exact merging of tasks that can run together ----===//
+//
+// Both rules are exchange arguments on one optimal order. Forward: moving v
+// up to right after u (legal, u is v's only predecessor) frees v's internal
+// buffers earlier and allocates its outputs earlier; the tasks it passes see
+// at most outputs - internal <= 0 more bytes, and v's new step is below u's.
+// Backward: moving u down to right before v (legal, v is u's only successor)
+// takes u's net allocation (>= 0) away from the tasks it passes, and u's new
+// step is below v's. Either way no step rises, so the merged problem keeps
+// the minimum peak. A merged task's workspace is chosen so that its single
+// step equals the higher of its two steps, which the rules make the one
+// the model can express (the first task's step when folding forward, the
+// second's when folding backward).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChainFolding.h"
+#include "ScheduleGraph.h"
+
+#include <algorithm>
+#include <deque>
+#include <queue>
+
+using namespace mlir::memsched::scheduling;
+using namespace mlir::memsched::scheduling::detail;
+
+bool FoldedProblem::isFolded() const {
+  for (const std::vector<TaskId> &group : members)
+    if (group.size() > 1)
+      return true;
+  return false;
+}
+
+namespace {
+/// Buffers with more users than this are never classified: their users'
+/// order relations would cost more to check than folding saves.
+constexpr size_t kMaxClassifiedUsers = 64;
+
+void replaceOrErase(std::vector<int32_t> &list, int32_t from, int32_t to) {
+  bool hasTo = std::find(list.begin(), list.end(), to) != list.end();
+  auto it = std::find(list.begin(), list.end(), from);
+  if (it == list.end())
+    return;
+  if (hasTo)
+    list.erase(it);
+  else
+    *it = to;
+}
+
+void erase(std::vector<int32_t> &list, int32_t item) {
+  list.erase(std::remove(list.begin(), list.end(), item), list.end());
+}
+
+void insertUnique(std::vector<int32_t> &list, int32_t item) {
+  if (std::find(list.begin(), list.end(), item) == list.end())
+    list.push_back(item);
+}
+
+/// The mutable graph the rules rewrite: tasks are group representatives.
+class Folder {
+public:
+  explicit Folder(const Problem &problem);
+  void run();
+  FoldedProblem build() const;
+
+private:
+  bool joinPredecessor(int32_t v);
+  bool joinSuccessor(int32_t u);
+  void mark(const std::vector<int32_t> &tasks) {
+    ++stamp;
+    for (int32_t task : tasks)
+      marks[task] = stamp;
+  }
+  bool isMarked(int32_t task) const { return marks[task] == stamp; }
+
+  const Problem &problem;
+  std::vector<std::vector<int32_t>> preds, succs, taskBuffers, users;
+  std::vector<int64_t> workspace, bytes;
+  std::vector<bool> escapes, fence, alive;
+  std::vector<std::vector<TaskId>> members;
+  std::vector<uint32_t> marks;
+  uint32_t stamp = 0;
+  std::deque<int32_t> work;
+  std::vector<bool> queued;
+
+  void enqueue(int32_t task) {
+    if (!queued[task]) {
+      queued[task] = true;
+      work.push_back(task);
+    }
+  }
+};
+
+Folder::Folder(const Problem &problem) : problem(problem) {
+  ScheduleGraph graph(problem);
+  int32_t n = graph.numTasks();
+  preds.resize(n);
+  succs.resize(n);
+  taskBuffers.resize(n);
+  workspace.resize(n);
+  fence.resize(n);
+  alive.assign(n, true);
+  members.resize(n);
+  marks.assign(n, 0);
+  queued.assign(n, false);
+  for (int32_t task = 0; task < n; ++task) {
+    preds[task].assign(graph.preds(task).begin(), graph.preds(task).end());
+    succs[task].assign(graph.succs(task).begin(), graph.succs(task).end());
+    taskBuffers[task].assign(graph.buffers(task).begin(),
+                             graph.buffers(task).end());
+    workspace[task] = graph.workspaceBytes(task);
+    fence[task] = problem.task(task).isFence;
+    members[task] = {task};
+  }
+  for (int32_t buffer = 0; buffer < graph.numBuffers(); ++buffer) {
+    users.emplace_back(graph.users(buffer).begin(), graph.users(buffer).end());
+    bytes.push_back(graph.bufferBytes(buffer));
+    escapes.push_back(graph.escapes(buffer));
+  }
+  for (int32_t task : graph.topologicalOrder())
+    enqueue(task);
+}
+
+void Folder::run() {
+  while (!work.empty()) {
+    int32_t task = work.front();
+    work.pop_front();
+    queued[task] = false;
+    if (alive[task] && !joinPredecessor(task))
+      joinSuccessor(task);
+  }
+}
+
+bool Folder::joinPredecessor(int32_t v) {
+  if (preds[v].size() != 1)
+    return false;
+  int32_t u = preds[v].front();
+  if (fence[u] || fence[v])
+    return false;
+  mark(succs[v]);
+  int64_t internal = 0, produced = 0;
+  for (int32_t buffer : taskBuffers[v]) {
+    if (users[buffer].size() > kMaxClassifiedUsers)
+      return false;
+    bool usedByU = false, onlyU = true, onlySuccessors = true;
+    for (int32_t user : users[buffer]) {
+      if (user == v)
+        continue;
+      if (user == u)
+        usedByU = true;
+      else
+        onlyU = false;
+      if (!isMarked(user))
+        onlySuccessors = false;
+    }
+    if (usedByU && onlyU && !escapes[buffer])
+      internal += bytes[buffer];
+    else if (onlySuccessors)
+      produced += bytes[buffer];
+    else if (!usedByU)
+      return false; // Who allocates or frees it depends on the order.
+  }
+  if (produced > internal)
+    return false;
+  // Bytes u frees in every order: buffers whose other users precede it.
+  mark(preds[u]);
+  int64_t surelyFreed = 0;
+  for (int32_t buffer : taskBuffers[u]) {
+    if (escapes[buffer] || users[buffer].size() > kMaxClassifiedUsers)
+      continue;
+    bool lastUser = true;
+    for (int32_t user : users[buffer])
+      if (user != u && !isMarked(user))
+        lastUser = false;
+    if (lastUser)
+      surelyFreed += bytes[buffer];
+  }
+  if (produced + workspace[v] > workspace[u] + surelyFreed)
+    return false;
+
+  // Merge v into u.
+  workspace[u] += internal - produced;
+  for (int32_t buffer : taskBuffers[v]) {
+    bool isInternal = !escapes[buffer] && users[buffer].size() == 2 &&
+                      std::find(users[buffer].begin(), users[buffer].end(),
+                                u) != users[buffer].end();
+    if (isInternal) {
+      users[buffer].clear();
+      erase(taskBuffers[u], buffer);
+      continue;
+    }
+    replaceOrErase(users[buffer], v, u);
+    insertUnique(taskBuffers[u], buffer);
+  }
+  erase(succs[u], v);
+  for (int32_t succ : succs[v]) {
+    replaceOrErase(preds[succ], v, u);
+    insertUnique(succs[u], succ);
+    enqueue(succ);
+  }
+  members[u].insert(members[u].end(), members[v].begin(), members[v].end());
+  alive[v] = false;
+  enqueue(u);
+  return true;
+}
+
+bool Folder::joinSuccessor(int32_t u) {
+  if (succs[u].size() != 1)
+    return false;
+  int32_t v = succs[u].front();
+  if (fence[u] || fence[v])
+    return false;
+  // Classify u's buffers by whether their other users run before u (its
+  // predecessors) or after it (v and v's successors); any other user makes
+  // what u allocates or frees depend on the order.
+  std::vector<int32_t> after = succs[v];
+  after.push_back(v);
+  int64_t allocated = 0, freed = 0, internal = 0, freedInputs = 0;
+  mark(preds[u]);
+  for (int32_t buffer : taskBuffers[u]) {
+    if (users[buffer].size() > kMaxClassifiedUsers)
+      return false;
+    bool anyBefore = false, anyAfter = false, onlyV = true;
+    for (int32_t user : users[buffer]) {
+      if (user == u)
+        continue;
+      if (isMarked(user))
+        anyBefore = true;
+      else if (std::find(after.begin(), after.end(), user) != after.end())
+        anyAfter = true;
+      else
+        return false;
+      if (user != v)
+        onlyV = false;
+    }
+    if (!anyBefore)
+      allocated += bytes[buffer];
+    if (!anyAfter && !escapes[buffer]) {
+      freed += bytes[buffer];
+      if (anyBefore)
+        freedInputs += bytes[buffer];
+    }
+    if (anyAfter && onlyV && !escapes[buffer])
+      internal += bytes[buffer];
+  }
+  if (allocated < freed)
+    return false;
+  // Bytes v allocates in every order: buffers whose other users follow it.
+  mark(succs[v]);
+  int64_t surelyAllocated = 0;
+  for (int32_t buffer : taskBuffers[v]) {
+    bool first = users[buffer].size() <= kMaxClassifiedUsers;
+    for (int32_t user : users[buffer])
+      if (user != v && !isMarked(user))
+        first = false;
+    if (first)
+      surelyAllocated += bytes[buffer];
+  }
+  if (workspace[u] + freed > surelyAllocated + workspace[v])
+    return false;
+  if (freedInputs > internal + workspace[v])
+    return false;
+
+  // Merge u into v.
+  workspace[v] += internal - freedInputs;
+  for (int32_t buffer : taskBuffers[u]) {
+    bool diesInside = !escapes[buffer];
+    for (int32_t user : users[buffer])
+      if (user != u && user != v)
+        diesInside = false;
+    if (diesInside) {
+      users[buffer].clear();
+      erase(taskBuffers[v], buffer);
+      continue;
+    }
+    replaceOrErase(users[buffer], u, v);
+    insertUnique(taskBuffers[v], buffer);
+  }
+  erase(preds[v], u);
+  for (int32_t pred : preds[u]) {
+    replaceOrErase(succs[pred], u, v);
+    insertUnique(preds[v], pred);
+    enqueue(pred);
+  }
+  std::vector<TaskId> group = std::move(members[u]);
+  group.insert(group.end(), members[v].begin(), members[v].end());
+  members[v] = std::move(group);
+  alive[u] = false;
+  enqueue(v);
+  return true;
+}
+
+FoldedProblem Folder::build() const {
+  int32_t n = static_cast<int32_t>(alive.size());
+  // Folded tasks in a topological order that follows the original program
+  // order of their first members.
+  std::vector<int32_t> indegree(n, 0);
+  std::priority_queue<std::pair<TaskId, int32_t>,
+                      std::vector<std::pair<TaskId, int32_t>>,
+                      std::greater<std::pair<TaskId, int32_t>>>
+      ready;
+  auto key = [&](int32_t task) {
+    return *std::min_element(members[task].begin(), members[task].end());
+  };
+  for (int32_t task = 0; task < n; ++task) {
+    if (!alive[task])
+      continue;
+    indegree[task] = static_cast<int32_t>(preds[task].size());
+    if (indegree[task] == 0)
+      ready.emplace(key(task), task);
+  }
+  FoldedProblem folded;
+  std::vector<TaskId> newId(n, kNoId);
+  while (!ready.empty()) {
+    int32_t task = ready.top().second;
+    ready.pop();
+    Task merged = problem.task(members[task].front());
+    merged.duration = 0.0;
+    for (TaskId member : members[task])
+      merged.duration += problem.task(member).duration;
+    merged.workspaceBytes = workspace[task];
+    newId[task] = folded.problem.addTask(std::move(merged));
+    folded.members.push_back(members[task]);
+    for (int32_t succ : succs[task])
+      if (--indegree[succ] == 0)
+        ready.emplace(key(succ), succ);
+  }
+  for (size_t buffer = 0; buffer < users.size(); ++buffer) {
+    if (users[buffer].empty())
+      continue;
+    Buffer kept;
+    kept.sizeBytes = bytes[buffer];
+    kept.liveToEnd = escapes[buffer];
+    BufferId id = folded.problem.addBuffer(kept);
+    Value value;
+    value.sizeBytes = bytes[buffer];
+    value.buffer = id;
+    for (int32_t user : users[buffer])
+      value.consumers.push_back(newId[user]);
+    folded.problem.addValue(std::move(value));
+  }
+  for (int32_t task = 0; task < n; ++task)
+    if (alive[task])
+      for (int32_t pred : preds[task])
+        folded.problem.addDependence(newId[pred], newId[task]);
+  return folded;
+}
+} // namespace
+
+FoldedProblem
+mlir::memsched::scheduling::detail::foldChains(const Problem &problem) {
+  Folder folder(problem);
+  folder.run();
+  return folder.build();
+}
+
+std::vector<TaskId> mlir::memsched::scheduling::detail::unfoldOrder(
+    const FoldedProblem &folded, const std::vector<TaskId> &order) {
+  std::vector<TaskId> unfolded;
+  for (TaskId task : order)
+    unfolded.insert(unfolded.end(), folded.members[task].begin(),
+                    folded.members[task].end());
+  return unfolded;
+}
+
+std::vector<TaskId> mlir::memsched::scheduling::detail::foldOrder(
+    const FoldedProblem &folded, const std::vector<TaskId> &order) {
+  size_t numOriginal = order.size();
+  std::vector<int32_t> position(numOriginal, 0);
+  for (size_t pos = 0; pos < numOriginal; ++pos)
+    position[order[pos]] = static_cast<int32_t>(pos);
+  const Problem &problem = folded.problem;
+  int32_t n = static_cast<int32_t>(problem.numTasks());
+  std::vector<int32_t> indegree(n), first(n);
+  std::priority_queue<std::pair<int32_t, TaskId>,
+                      std::vector<std::pair<int32_t, TaskId>>,
+                      std::greater<std::pair<int32_t, TaskId>>>
+      ready;
+  for (TaskId task = 0; task < n; ++task) {
+    first[task] = static_cast<int32_t>(numOriginal);
+    for (TaskId member : folded.members[task])
+      first[task] = std::min(first[task], position[member]);
+    indegree[task] = static_cast<int32_t>(problem.predecessors(task).size());
+    if (indegree[task] == 0)
+      ready.emplace(first[task], task);
+  }
+  std::vector<TaskId> result;
+  result.reserve(n);
+  while (!ready.empty()) {
+    TaskId task = ready.top().second;
+    ready.pop();
+    result.push_back(task);
+    for (TaskId succ : problem.successors(task))
+      if (--indegree[succ] == 0)
+        ready.emplace(first[succ], succ);
+  }
+  return result;
+}
