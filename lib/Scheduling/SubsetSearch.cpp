@@ -149,6 +149,26 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
     return cheapest == std::numeric_limits<int64_t>::max() ? 0 : cheapest;
   };
 
+  // A ready task that frees at least what it allocates and whose step stays
+  // within the peak so far can run next in some best completion: moving it
+  // to the front of any completion lowers (or keeps) the live bytes of
+  // every step it passes. It is then the only extension worth making.
+  auto isFreeStep = [&](const Set &done, int64_t live, int64_t peak,
+                        int32_t task) {
+    Set next = done;
+    next.set(task);
+    int64_t allocated = 0, freed = 0;
+    for (int32_t b : taskBuffers[task]) {
+      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+      if (!buffer.liveAtStart && !userMask[b].intersects(done))
+        allocated += buffer.bytes;
+      if (!buffer.liveAtEnd && userMask[b].isSubsetOf(next))
+        freed += buffer.bytes;
+    }
+    return allocated <= freed &&
+           live + allocated + problem.workspace[task] <= peak;
+  };
+
   struct State {
     Set done;
     int64_t bottleneck;
@@ -195,8 +215,14 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
       result.lowerBound = std::min(key, upperBound);
       return result;
     }
+    int32_t onlyTask = -1;
+    for (int32_t task = 0; task < k && onlyTask < 0; ++task)
+      if (!current.done.test(task) && predMask[task].isSubsetOf(current.done) &&
+          isFreeStep(current.done, current.live, current.bottleneck, task))
+        onlyTask = task;
     for (int32_t task = 0; task < k; ++task) {
-      if (current.done.test(task) || !predMask[task].isSubsetOf(current.done))
+      if (current.done.test(task) || !predMask[task].isSubsetOf(current.done) ||
+          (onlyTask >= 0 && task != onlyTask))
         continue;
       int64_t allocated = 0;
       for (int32_t b : taskBuffers[task])
@@ -257,8 +283,8 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
 }
 
 template <int Words>
-LocalResult beam(const LocalProblem &problem, int64_t upperBound,
-                 int64_t width, int64_t maxStates, const Deadline &deadline) {
+LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
+                 int64_t maxStates, const Deadline &deadline) {
   using Set = Bits<Words>;
   int32_t k = problem.numTasks();
   size_t numBuffers = problem.buffers.size();
@@ -289,6 +315,21 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound,
     int32_t task;
     std::vector<int32_t> ready;
   };
+  // As in the exact search: a free step is the only extension worth making.
+  auto isFreeStep = [&](const Node &node, int32_t task) {
+    Set next = node.done;
+    next.set(task);
+    int64_t allocated = 0, freed = 0;
+    for (int32_t b : taskBuffers[task]) {
+      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+      if (!buffer.liveAtStart && !userMask[b].intersects(node.done))
+        allocated += buffer.bytes;
+      if (!buffer.liveAtEnd && userMask[b].isSubsetOf(next))
+        freed += buffer.bytes;
+    }
+    return allocated <= freed &&
+           node.live + allocated + problem.workspace[task] <= node.peak;
+  };
   std::vector<Node> layer(1);
   layer[0].peak = 0;
   layer[0].live = startLive;
@@ -315,7 +356,15 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound,
     std::unordered_map<Set, int32_t, BitsHash<Words>> index;
     for (int32_t i = 0; i < static_cast<int32_t>(layer.size()); ++i) {
       const Node &node = layer[i];
+      int32_t onlyTask = -1;
+      for (int32_t task : node.ready)
+        if (isFreeStep(node, task)) {
+          onlyTask = task;
+          break;
+        }
       for (int32_t task : node.ready) {
+        if (onlyTask >= 0 && task != onlyTask)
+          continue;
         int64_t allocated = 0;
         for (int32_t b : taskBuffers[task])
           if (!problem.buffers[b].liveAtStart &&
