@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Peak memory after memsched-reorder on RandWire inference graphs (Xie et
+al. 2019, "Exploring Randomly Wired Neural Networks"), against the captured
+order, the XLA and Inductor heuristics and the lower bound.
+
+Usage: PYTHONPATH=build/python_packages python3 bench/randwire.py
+       [--opt build/bin/memsched-opt] [--kinds ws er ba] [--seeds 0 1 2]
+       [--torchvision googlenet inception_v3 densenet121]
+       [--nodes 32] [--stages 3] [--channels 32] [--time-limit-ms 0]
+       [--verify first|all|none] [--save-dir DIR] [--json OUT]
+
+Every stage of a RandWire network is a random graph of --nodes nodes from
+one of the paper's generators: Watts-Strogatz (ws, K=4, P=0.75), Erdős-Rényi
+(er, P=0.2) or Barabási-Albert (ba, M=5), written here with
+random.Random. Edges point from the lower to the higher node index; nodes
+without inputs read the stage input (with stride 2, changing the channel
+count), nodes without outputs are averaged into the stage output. A node is
+the sigmoid-weighted sum of its inputs followed by ReLU, a separable 3x3
+convolution and batch norm. The network (batch 1, 3x32x32 input) is a stem
+convolution to C/2 channels, --stages stages of C, 2C, 4C... channels (C is
+--channels) and global average pooling + a linear classifier;
+memsched.torch exports it in eval mode, in the order PyTorch captured it
+(the program order).
+
+For each graph, memsched-opt runs memsched-reorder with algorithm=auto,
+with xla and inductor (the best of each compiler's heuristics) and with each
+single heuristic, each followed by memsched-report; and auto once more after
+upstream MLIR's elementwise fusion (-linalg-fuse-elementwise-ops), a graph
+rewrite that keeps results bit-identical (the same arithmetic per element,
+no intermediate tensors). The figures compared are transient bytes, the
+activations whose peak depends on the order (the parameters, batch-norm
+statistics and input are resident whatever the order; Serenity compares
+activation memory too). The pass time is the wall time of
+MemschedReorderPass from MLIR's pass timing (threading disabled, one run);
+it includes the pass's memory analysis of the order before and after (with
+buffer offset planning), not only the scheduler. With --verify, both
+resulting modules of the first seed of each kind (or of every graph) run on
+CPU next to the captured one (memsched.execute.compare_on_cpu) and must give
+bit-identical results.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import torch
+
+import memsched.execute
+import memsched.torch
+from memsched.randwire import GENERATORS, RandWire
+
+HEURISTICS = ["postorder", "xla-list", "xla-dfs", "inductor-lpmf",
+              "inductor-bfs", "inductor-dfs"]
+ALGORITHMS = ["auto", "xla", "inductor"] + HEURISTICS
+
+
+def export(model, size, name, directory):
+    """Exports `model` in eval mode on one `size`x`size` image to
+    `directory`/`name`.mlir; returns the file's path."""
+    text = memsched.torch.export_inference(model.eval(),
+                                           (torch.randn(1, 3, size, size),))
+    path = os.path.join(directory, name + ".mlir")
+    with open(path, "w") as handle:
+        handle.write(text)
+    return path
+
+
+def randwire_graph(kind, seed, args, directory):
+    """The RandWire network of `kind` and `seed`: (name, path, figures)."""
+    torch.manual_seed(seed)
+    model = RandWire(kind, seed, args.nodes, args.stages, args.channels)
+    name = "%s-%d" % (kind, seed)
+    path = export(model, 32, "randwire_%s_%d" % (kind, seed), directory)
+    return name, path, {"kind": kind, "seed": seed,
+                        "edges": [stage.edges() for stage in model.stages]}
+
+
+# Branchy torchvision classifiers (Inception cells, dense blocks) and the
+# smallest input each takes.
+TORCHVISION = {"googlenet": 64, "inception_v3": 80, "densenet121": 64}
+
+
+def torchvision_graph(name, directory):
+    """A torchvision classifier (10 classes, random weights) at a small
+    input: (name, path, figures)."""
+    import torchvision
+    torch.manual_seed(0)
+    options = {"num_classes": 10}
+    if name in ("googlenet", "inception_v3"):
+        options.update(aux_logits=False, init_weights=False)
+    model = getattr(torchvision.models, name)(**options)
+    return name, export(model, TORCHVISION[name], name, directory), {}
+
+
+def reorder(opt, path, algorithm, time_limit_ms, output=os.devnull,
+            fuse=False):
+    """Runs memsched-reorder with `algorithm` (after upstream elementwise
+    fusion if `fuse`), then memsched-report, on `path` (the resulting
+    module goes to `output`); returns the function's report and the wall
+    time of MemschedReorderPass in seconds."""
+    command = [opt, path, "--mlir-disable-threading", "--mlir-timing",
+               "--mlir-timing-display=list",
+               "-mlir-print-op-on-diagnostic=false"]
+    if fuse:
+        command.append("--linalg-fuse-elementwise-ops")
+    command += ["--memsched-reorder=algorithm=%s time-limit-ms=%d" %
+                (algorithm, time_limit_ms), "--memsched-report=format=json",
+                "-o", output]
+    completed = subprocess.run(command, capture_output=True, text=True)
+    if completed.returncode != 0:
+        raise RuntimeError("memsched-opt failed on %s with algorithm=%s:\n%s"
+                           % (path, algorithm, completed.stderr))
+    function, = json.loads(completed.stdout)["functions"]
+    for line in completed.stderr.splitlines():
+        if "MemschedReorderPass" in line:
+            return function, float(re.search(r"([0-9.]+)\s*\(",
+                                             line).group(1))
+    raise RuntimeError("no timing line for MemschedReorderPass:\n%s" %
+                       completed.stderr)
+
+
+def identical_on_cpu(before_path, after_path):
+    """None if both modules give bit-identical results on CPU, else the
+    first difference."""
+    with open(before_path) as before, open(after_path) as after:
+        return memsched.execute.compare_on_cpu(before.read(), after.read(),
+                                               func="forward")
+
+
+def measure(graph, args, verify, algorithms=ALGORITHMS):
+    """The figures of one graph (name, path, figures), as a JSON-ready
+    dict. Peaks are resident + transient bytes; the transient ones
+    (activations, what depends on the order) are the figures compared."""
+    name, path, extra = graph
+    reordered = path[:-len(".mlir")] + ".auto.mlir"
+    fused = path[:-len(".mlir")] + ".fused.auto.mlir"
+    reports, seconds = {}, {}
+    for algorithm in algorithms:
+        reports[algorithm], seconds[algorithm] = reorder(
+            args.opt, path, algorithm, args.time_limit_ms,
+            reordered if algorithm == "auto" else os.devnull)
+    fused_report, fused_seconds = reorder(args.opt, path, "auto",
+                                          args.time_limit_ms, fused,
+                                          fuse=True)
+    auto = reports["auto"]
+    figures = auto["reorder"]
+    resident = auto["resident_bytes"]
+    transient = {algorithm: report["reorder"]["peak_after_bytes"] - resident
+                 for algorithm, report in reports.items()}
+    fused_figures = fused_report["reorder"]
+    row = dict(extra, graph=name)
+    row.update({
+           "ops": auto["ops"], "resident_bytes": resident,
+           "program_bytes": figures["peak_before_bytes"] - resident,
+           "transient_peak_bytes": transient,
+           "lower_bound_bytes": figures["lower_bound_bytes"] - resident,
+           "chosen": figures["chosen"], "optimal": figures["optimal"],
+           "planned_before_bytes": figures["planned_before_bytes"],
+           "planned_after_bytes": figures["planned_after_bytes"],
+           "auto_candidates": figures["candidates"],
+           "pass_seconds": seconds,
+           "fused": {
+               "ops": fused_report["ops"],
+               "program_bytes":
+                   fused_figures["peak_before_bytes"] - resident,
+               "auto_bytes": fused_figures["peak_after_bytes"] - resident,
+               "lower_bound_bytes":
+                   fused_figures["lower_bound_bytes"] - resident,
+               "optimal": fused_figures["optimal"],
+               "pass_seconds": fused_seconds}})
+    if verify:
+        for key, module in [("bit_identical", reordered),
+                            ("fused_bit_identical", fused)]:
+            mismatch = identical_on_cpu(path, module)
+            row[key] = mismatch is None
+            if mismatch:
+                row[key + "_mismatch"] = mismatch
+    return row
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def kib(count):
+    return "%.1f" % (count / 1024)
+
+
+def best_heuristic(row):
+    peaks = row["transient_peak_bytes"]
+    return min(peaks["xla"], peaks["inductor"])
+
+
+def verdict(row, key):
+    if key not in row:
+        return "-"
+    return "yes" if row[key] else "NO: " + row[key + "_mismatch"]
+
+
+def print_table(rows):
+    print("## Transient peak after memsched-reorder on RandWire graphs (KiB; "
+          "gain = other / auto, higher is better)\n")
+    print("| graph | ops | program | XLA | Inductor | auto | program / auto "
+          "| best heuristic / auto | lower bound | auto / LB | optimal | "
+          "chosen | pass ms | bit-identical |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
+          "---|")
+    for row in rows:
+        peaks = row["transient_peak_bytes"]
+        auto = peaks["auto"]
+        cells = [row["graph"], str(row["ops"]), kib(row["program_bytes"]),
+                 kib(peaks["xla"]), kib(peaks["inductor"]), kib(auto),
+                 "%.3f" % (row["program_bytes"] / auto),
+                 "%.3f" % (best_heuristic(row) / auto),
+                 kib(row["lower_bound_bytes"]),
+                 "%.3f" % (auto / row["lower_bound_bytes"]),
+                 "yes" if row["optimal"] else "no", row["chosen"],
+                 "%.0f" % (row["pass_seconds"]["auto"] * 1e3),
+                 verdict(row, "bit_identical")]
+        print("| " + " | ".join(cells) + " |")
+    print("\nGeomean over %d graphs: program / auto %.3fx, best heuristic / "
+          "auto %.3fx, auto / lower bound %.3fx" % (
+              len(rows),
+              geomean([r["program_bytes"] / r["transient_peak_bytes"]["auto"]
+                       for r in rows]),
+              geomean([best_heuristic(r) / r["transient_peak_bytes"]["auto"]
+                       for r in rows]),
+              geomean([r["transient_peak_bytes"]["auto"] /
+                       r["lower_bound_bytes"] for r in rows])))
+
+    print("\n## With upstream elementwise fusion first "
+          "(-linalg-fuse-elementwise-ops, then memsched-reorder)\n")
+    print("| graph | ops | fused program | fused auto | program / fused "
+          "auto | optimal | pass ms | bit-identical |")
+    print("|---|---:|---:|---:|---:|---|---:|---|")
+    for row in rows:
+        fused = row["fused"]
+        cells = [row["graph"], str(fused["ops"]),
+                 kib(fused["program_bytes"]), kib(fused["auto_bytes"]),
+                 "%.3f" % (row["program_bytes"] / fused["auto_bytes"]),
+                 "yes" if fused["optimal"] else "no",
+                 "%.0f" % (fused["pass_seconds"] * 1e3),
+                 verdict(row, "fused_bit_identical")]
+        print("| " + " | ".join(cells) + " |")
+    print("\nGeomean over %d graphs: program (unfused) / fused auto %.3fx; "
+          "%d of %d proven optimal" % (
+              len(rows),
+              geomean([r["program_bytes"] / r["fused"]["auto_bytes"]
+                       for r in rows]),
+              sum(r["fused"]["optimal"] for r in rows), len(rows)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opt", default="build/bin/memsched-opt")
+    parser.add_argument("--kinds", nargs="+", default=list(GENERATORS),
+                        choices=list(GENERATORS))
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--torchvision", nargs="*", default=[],
+                        choices=list(TORCHVISION),
+                        help="branchy torchvision classifiers to measure "
+                        "too (auto, xla and inductor only)")
+    parser.add_argument("--nodes", type=int, default=32)
+    parser.add_argument("--stages", type=int, default=3)
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--time-limit-ms", type=int, default=0,
+                        help="wall-clock limit of auto (0: work limits "
+                        "only, deterministic)")
+    parser.add_argument("--verify", choices=["first", "all", "none"],
+                        default="first",
+                        help="graphs whose auto order is run on CPU: the "
+                        "first seed of each kind, all or none")
+    parser.add_argument("--save-dir",
+                        help="keep the exported and reordered MLIR here")
+    parser.add_argument("--json", help="write the rows to this file")
+    args = parser.parse_args()
+
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = args.save_dir or scratch
+        os.makedirs(directory, exist_ok=True)
+        for kind in args.kinds:
+            for seed in args.seeds:
+                verify = args.verify == "all" or (
+                    args.verify == "first" and seed == args.seeds[0])
+                rows.append(measure(randwire_graph(kind, seed, args,
+                                                   directory), args, verify))
+                print("measured %s" % rows[-1]["graph"], file=sys.stderr)
+        for name in args.torchvision:
+            rows.append(measure(torchvision_graph(name, directory), args,
+                                args.verify != "none",
+                                ["auto", "xla", "inductor"]))
+            print("measured %s" % name, file=sys.stderr)
+    print_table(rows)
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(rows, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
