@@ -37,6 +37,22 @@ std::string mlir::memsched::formatBytes(int64_t bytes) {
 
 /// Converts an attribute of a `memsched.*` dictionary to JSON: numbers,
 /// booleans, strings and nested dictionaries; anything else as its text.
+std::string mlir::memsched::describeLocation(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),
+                         file.getLine(), file.getColumn())
+        .str();
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return describeLocation(callSite.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location part : fused.getLocations())
+      if (!isa<UnknownLoc>(part))
+        return describeLocation(part);
+  return "an unknown location";
+}
+
 static llvm::json::Value attributeToJSON(Attribute attr) {
   if (auto boolAttr = dyn_cast<BoolAttr>(attr))
     return boolAttr.getValue();
@@ -155,6 +171,14 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.arenaBytes = footprint.arenaBytes;
   report.arenaMaxLiveBytes = footprint.arenaMaxLiveBytes;
   report.escapingBytes = footprint.escapingBytes;
+  FootprintFloor floor = computeFootprintFloor(problem);
+  report.floorBytes = floor.bytes();
+  report.floorWorkingSetBytes = floor.workingSetBytes;
+  if (floor.task != kNoId) {
+    Operation *op = graph.getOp(floor.task);
+    report.floorOp = op->getName().getStringRef().str();
+    report.floorLocation = describeLocation(op->getLoc());
+  }
   report.estimatedOps = graph.getNumEstimatedOps();
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);
@@ -270,6 +294,10 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
           ? 1.0
           : static_cast<double>(report.arenaBytes) / report.arenaMaxLiveBytes;
   object["escaping_bytes"] = report.escapingBytes;
+  object["floor_bytes"] = report.floorBytes;
+  object["floor_working_set_bytes"] = report.floorWorkingSetBytes;
+  object["floor_op"] = report.floorOp;
+  object["floor_location"] = report.floorLocation;
   if (!report.reorder.empty())
     object["reorder"] = llvm::json::Object(report.reorder);
   if (!report.remat.empty())
@@ -369,6 +397,11 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
       }
       os << "\n";
     }
+    os << "  " << llvm::left_justify("floor", 22)
+       << llvm::right_justify(formatBytes(report.floorBytes), 12) << "  ("
+       << report.floorBytes << " bytes = resident + returned + "
+       << formatBytes(report.floorWorkingSetBytes) << " for '"
+       << report.floorOp << "' at " << report.floorLocation << ")\n";
     os << "  secondary figures:\n";
     os << "  " << llvm::left_justify("ops", 22)
        << llvm::right_justify(std::to_string(report.ops), 12) << "\n";

@@ -67,3 +67,34 @@ mlir::memsched::scheduling::computeFootprint(const Problem &problem,
     return std::nullopt;
   return computeFootprint(problem, order, *profile);
 }
+
+FootprintFloor
+mlir::memsched::scheduling::computeFootprintFloor(const Problem &problem) {
+  FootprintFloor floor;
+  floor.residentBytes = problem.residentBytes();
+  std::vector<bool> escaping = problem.escapingBuffers();
+  std::vector<bool> used(problem.numBuffers(), false);
+  floor.workingSetBytes = -1;
+  for (size_t id = 0; id < problem.numTasks(); ++id) {
+    TaskId task = static_cast<TaskId>(id);
+    int64_t bytes = problem.task(task).workspaceBytes;
+    for (BufferId buffer : problem.buffersUsedBy(task)) {
+      used[buffer] = true;
+      const Buffer &b = problem.buffer(buffer);
+      if (b.kind == BufferKind::Transient && !escaping[buffer])
+        bytes += b.sizeBytes;
+    }
+    if (bytes > floor.workingSetBytes) {
+      floor.workingSetBytes = bytes;
+      floor.task = task;
+    }
+  }
+  floor.workingSetBytes = std::max<int64_t>(floor.workingSetBytes, 0);
+  // The escaping buffers the footprint counts: the used ones.
+  for (size_t id = 0; id < problem.numBuffers(); ++id) {
+    const Buffer &b = problem.buffer(static_cast<BufferId>(id));
+    if (used[id] && escaping[id] && b.kind == BufferKind::Transient)
+      floor.escapingBytes += b.sizeBytes;
+  }
+  return floor;
+}

@@ -10,6 +10,7 @@
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Scheduling/BudgetDriver.h"
+#include "memsched/Scheduling/Footprint.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
@@ -312,37 +313,20 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
 /// largest working set of one op in the arena (its non-escaping operands,
 /// results and workspace).
 static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
-                            const FunctionReport &input,
                             int64_t smallestFootprint) {
-  const sched::Problem &problem = graph.getProblem();
-  std::vector<bool> escaping = problem.escapingBuffers();
-  int64_t largest = -1;
-  sched::TaskId largestTask = sched::kNoId;
-  for (size_t task = 0; task < problem.numTasks(); ++task) {
-    auto id = static_cast<sched::TaskId>(task);
-    int64_t bytes = problem.task(id).workspaceBytes;
-    for (sched::BufferId buffer : problem.buffersUsedBy(id))
-      if (problem.buffer(buffer).kind == sched::BufferKind::Transient &&
-          !escaping[buffer])
-        bytes += problem.buffer(buffer).sizeBytes;
-    if (bytes > largest) {
-      largest = bytes;
-      largestTask = id;
-    }
-  }
-  if (largestTask == sched::kNoId)
+  sched::FootprintFloor floor =
+      sched::computeFootprintFloor(graph.getProblem());
+  // The plans may write in place, which lets a result share an operand's
+  // buffer and lowers the floor of the input: never state a bound the plans
+  // beat.
+  if (floor.task == sched::kNoId || floor.bytes() > smallestFootprint)
     return;
-  int64_t bound = input.residentBytes + input.escapingBytes + largest;
-  // In-place writes can let an op's result share an operand's buffer, which
-  // this bound does not model: never state a bound the plans beat.
-  if (bound > smallestFootprint)
-    return;
-  diag.attachNote(graph.getOp(largestTask)->getLoc())
-      << "no plan goes below " << formatBytes(bound) << " (" << bound
-      << " B): resident " << input.residentBytes << " B + returned "
-      << input.escapingBytes << " B + this op's other operands, results and "
-      << "workspace, " << largest << " B, which must be in device memory at "
-      << "once";
+  diag.attachNote(graph.getOp(floor.task)->getLoc())
+      << "no plan goes below " << formatBytes(floor.bytes()) << " ("
+      << floor.bytes() << " B): resident " << floor.residentBytes
+      << " B + returned " << floor.escapingBytes
+      << " B + this op's other operands, results and workspace, "
+      << floor.workingSetBytes << " B, which must be in device memory at once";
 }
 
 LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
@@ -449,7 +433,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     else if (!canSwap && config.allowSwap)
       diag << "; the device has no host link to swap over";
     diag << ")";
-    attachFloorNote(diag, graph, input, smallest);
+    attachFloorNote(diag, graph, smallest);
     if (!evaluator.getPlannerError().empty())
       diag.attachNote(func.getLoc())
           << "a planner failed on this function (please report it): "

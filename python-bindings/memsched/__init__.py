@@ -99,7 +99,8 @@ def report(analysis):
         row = lambda label, count: lines.append(
             "  %-22s%12s  (%d bytes)" % (label, format_bytes(count), count))
         # The headline (as the C++ text report): device memory and time,
-        # after a budget pass against the budget and the smallest footprint.
+        # after a budget pass against the budget and the smallest footprint,
+        # and the floor no plan goes below.
         row("planned (device)", function["planned_bytes"])
         lines.append("  %-22s%12s  (device %s)" %
                      ("modeled time", "%.3e s" % function["modeled_time_s"],
@@ -119,6 +120,12 @@ def report(analysis):
                 line += "  (%s%.1f%% after)" % ("+" if change >= 0 else "",
                                                 change)
             lines.append(line)
+        lines.append(
+            "  %-22s%12s  (%d bytes = resident + returned + %s for '%s' at "
+            "%s)" % ("floor", format_bytes(function["floor_bytes"]),
+                     function["floor_bytes"],
+                     format_bytes(function["floor_working_set_bytes"]),
+                     function["floor_op"], function["floor_location"]))
         lines.append("  secondary figures:")
         lines.append("  %-22s%12d" % ("ops", function["ops"]))
         for label, key in [("resident", "resident_bytes"),

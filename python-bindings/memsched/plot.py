@@ -55,11 +55,12 @@ def before_after(before, after, path, function=None, budget_bytes=None,
 
     ``before`` is ``memsched.analyze`` of the input, ``after`` the report
     ``optimize`` returned (or ``analyze`` of its module); both need their
-    timelines. The budget (``budget_bytes``, default: the ``fit`` entry's)
-    and the floor (``floor_bytes``, default: the ``fit`` entry's smallest
-    reachable footprint, when the report has it) are horizontal lines, as
-    are the planned bytes before and after (what the budget bounds: the
-    live memory plus what the arena cannot pack, plus returned buffers).
+    timelines. The budget (``budget_bytes``, default: the ``fit`` entry's),
+    the floor no plan goes below (``floor_bytes``, default: the report's
+    ``floor_bytes``) and, when the budget pass searched it, the smallest
+    footprint it reached are horizontal lines, as are the planned bytes
+    before and after (what the budget bounds: the live memory plus what the
+    arena cannot pack, plus returned buffers).
     ``function`` picks a function by name (default: the first). Returns the
     path written.
     """
@@ -69,7 +70,8 @@ def before_after(before, after, path, function=None, budget_bytes=None,
     if budget_bytes is None:
         budget_bytes = fit.get("budget_bytes")
     if floor_bytes is None:
-        floor_bytes = fit.get("smallest_bytes")
+        floor_bytes = second.get("floor_bytes")
+    smallest_bytes = fit.get("smallest_bytes")
     planned_before = first["planned_bytes"]
     planned_after = second["planned_bytes"]
     unit, scale = _unit_for(max(planned_before, first["peak_bytes"]))
@@ -88,10 +90,13 @@ def before_after(before, after, path, function=None, budget_bytes=None,
     if budget_bytes is not None:
         axes.axhline(budget_bytes / scale, color="#d62728", linestyle="--",
                      label="budget %.2f %s" % (budget_bytes / scale, unit))
+    if smallest_bytes is not None and smallest_bytes != floor_bytes:
+        axes.axhline(smallest_bytes / scale, color="#ff7f0e", linestyle=":",
+                     label="smallest reachable %.2f %s" %
+                     (smallest_bytes / scale, unit))
     if floor_bytes is not None:
         axes.axhline(floor_bytes / scale, color="#2ca02c", linestyle=":",
-                     label="smallest reachable %.2f %s" %
-                     (floor_bytes / scale, unit))
+                     label="floor %.2f %s" % (floor_bytes / scale, unit))
     axes.set_xlabel("modelled time on %s (ms)" % second["device"])
     axes.set_ylabel("device memory (%s)" % unit)
     chosen = fit.get("chosen")

@@ -44,6 +44,8 @@
 // HEADLINE-NEXT: budget 14.40 KiB (14745 bytes), met with remat
 // HEADLINE-NEXT: smallest reachable 12.00 KiB (12288 bytes)
 // HEADLINE-NEXT: time before 2.001e-05 s (+20.0% after)
+// The plan reaches the floor: resident + returned + one op's working set.
+// HEADLINE-NEXT: floor 12.00 KiB (12288 bytes = resident + returned + 4.00 KiB for 'linalg.generic' at {{.*}}fit.mlir:{{[0-9]+}}:8)
 // HEADLINE-NEXT: secondary figures:
 // PLAN: fit-plan @chain met yes chosen inplace planned 16384 budget 19660
 // PLAN-NEXT: inplace target 11468 planned 16384

@@ -11,6 +11,7 @@
 #include "ChainFolding.h"
 #include "ScheduleGraph.h"
 #include "SchedulingTestHelpers.h"
+#include "memsched/Scheduling/Footprint.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Oracles/Generators.h"
 
@@ -918,4 +919,30 @@ TEST(ReorderTest, StoppedSearchesKeepTheirBestOrderAndAValidBound) {
     }
   }
   EXPECT_GE(stopped, 200);
+}
+
+TEST(ReorderTest, NoOrderGoesBelowTheFootprintFloor) {
+  int tight = 0, problems = 0;
+  for (uint32_t i = 0; i < 200; ++i) {
+    Problem problem = i % 2 == 0 ? makeChainyDag(1 + i % 8, 9000 + i)
+                                 : makeRandomDag(1 + i % 8, 9100 + i, 0.3);
+    SCOPED_TRACE("dag " + std::to_string(i));
+    FootprintFloor floor = computeFootprintFloor(problem);
+    EXPECT_EQ(floor.residentBytes, problem.residentBytes());
+    ASSERT_NE(floor.task, kNoId);
+    int64_t best = std::numeric_limits<int64_t>::max();
+    BruteForce(problem).enumerateAll(
+        [&](const std::vector<TaskId> &order, int64_t) {
+          std::optional<Footprint> footprint = computeFootprint(problem, order);
+          ASSERT_TRUE(footprint);
+          EXPECT_GE(footprint->plannedBytes(), floor.bytes());
+          EXPECT_EQ(footprint->escapingBytes, floor.escapingBytes);
+          best = std::min(best, footprint->plannedBytes());
+        });
+    ++problems;
+    tight += best == floor.bytes();
+  }
+  // The floor is reached on some problems (one task's working set is the
+  // whole story), so the check above could fail.
+  EXPECT_GE(tight, 20) << tight << " of " << problems;
 }

@@ -56,6 +56,14 @@ struct FunctionReport {
   /// Transient buffers that escape (returned values): allocated outside the
   /// arena.
   int64_t escapingBytes = 0;
+  /// The smallest planned bytes any order, recomputation or swap plan of
+  /// this function's ops and buffers can reach
+  /// (scheduling::computeFootprintFloor): resident + escaping + the largest
+  /// working set of one op, which `floorOp` at `floorLocation` needs.
+  int64_t floorBytes = 0;
+  int64_t floorWorkingSetBytes = 0;
+  std::string floorOp;
+  std::string floorLocation;
   /// memsched.swap_out ops, bytes copied in both directions, the copy
   /// time, and the part of it compute waits for (GUIDE §4 two-stream
   /// model). With swaps, the profile holds each swapped-out buffer until
@@ -139,6 +147,11 @@ void printTextReport(ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);
 /// Writes a Chrome trace (Trace Event Format, loads in Perfetto): one process
 /// per function with a compute track of op slices and a memory counter.
 void writeChromeTrace(ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);
+
+/// A short, readable name for where an op comes from: the name of a name
+/// location (the importer's module path and aten op), file:line:col, or the
+/// first known part of a fused or call-site location.
+std::string describeLocation(Location loc);
 
 /// Formats a byte count with a binary unit, e.g. "1.50 MiB".
 std::string formatBytes(int64_t bytes);

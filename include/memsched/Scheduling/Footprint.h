@@ -73,6 +73,28 @@ std::optional<Footprint> computeFootprint(const Problem &problem,
                                           const std::vector<TaskId> &order,
                                           std::string *error = nullptr);
 
+/// The smallest footprint any order, recomputation or swap plan of a
+/// problem's tasks and buffers can reach: every task needs its
+/// non-escaping transient buffers and its workspace in the arena at once
+/// while it runs, and the resident and escaping buffers are held whole. An
+/// in-place write that lets a result share an operand's buffer changes the
+/// buffers, and can lower the floor.
+struct FootprintFloor {
+  int64_t residentBytes = 0;
+  int64_t escapingBytes = 0;
+  /// The largest working set of one task.
+  int64_t workingSetBytes = 0;
+  /// The task with that working set (kNoId without tasks).
+  TaskId task = kNoId;
+  /// resident + escaping + working set.
+  int64_t bytes() const {
+    return residentBytes + escapingBytes + workingSetBytes;
+  }
+};
+
+/// The floor of a verified problem.
+FootprintFloor computeFootprintFloor(const Problem &problem);
+
 } // namespace scheduling
 } // namespace memsched
 } // namespace mlir
