@@ -173,6 +173,11 @@ def fit_table(before, after, budget=None):
         if fit.get("smallest_bytes") is not None:
             lines.append("  %-28s%14s  %14s" % (
                 "smallest reachable", "", _bytes(fit["smallest_bytes"])))
+        if "floor_bytes" in function:
+            lines.append("  %-28s%14s  %14s  %s" % (
+                "floor (no plan goes below)", "",
+                _bytes(function["floor_bytes"]), "'%s' at %s" % (
+                    function["floor_op"], function["floor_location"])))
         lines.append("  %-28s%14s  %14s" % (
             "peak live (modelled)", _bytes(first.get("peak_bytes")),
             _bytes(function["peak_bytes"])))
