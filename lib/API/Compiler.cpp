@@ -124,8 +124,11 @@ api::CallResult api::runPipeline(StringRef moduleText, StringRef pipeline) {
     }
     if (failed(pm.run(module)))
       return failure();
+    // With locations, so that a report of the result (analyze, the plan
+    // list) still names where each op came from: the PyTorch module path
+    // for imported models, the input's lines otherwise.
     llvm::raw_string_ostream os(result.output);
-    module.print(os);
+    module.print(os, OpPrintingFlags().enableDebugInfo());
     return success();
   });
 }

@@ -10,6 +10,8 @@
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/Footprint.h"
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -51,6 +53,142 @@ std::string mlir::memsched::describeLocation(Location loc) {
       if (!isa<UnknownLoc>(part))
         return describeLocation(part);
   return "an unknown location";
+}
+
+/// Plan entries the text report lists.
+static constexpr size_t kPlanRowsShown = 10;
+
+/// Splits `total` over `weights` in proportion (largest remainders first,
+/// ties to the earlier entry), so that the shares add up to `total`; equal
+/// shares when every weight is 0.
+static std::vector<int64_t> splitInProportion(int64_t total,
+                                              std::vector<int64_t> weights) {
+  size_t n = weights.size();
+  if (llvm::all_of(weights, [](int64_t w) { return w <= 0; }))
+    weights.assign(n, 1);
+  long double sum = 0;
+  for (int64_t &weight : weights) {
+    weight = std::max<int64_t>(weight, 0);
+    sum += weight;
+  }
+  int64_t magnitude = total < 0 ? -total : total;
+  std::vector<int64_t> shares(n);
+  std::vector<long double> remainders(n);
+  int64_t given = 0;
+  for (size_t i = 0; i < n; ++i) {
+    long double exact = magnitude * (weights[i] / sum);
+    shares[i] = std::min<int64_t>(static_cast<int64_t>(std::floor(exact)),
+                                  magnitude - given);
+    remainders[i] = exact - shares[i];
+    given += shares[i];
+  }
+  std::vector<size_t> byRemainder(n);
+  for (size_t i = 0; i < n; ++i)
+    byRemainder[i] = i;
+  std::stable_sort(
+      byRemainder.begin(), byRemainder.end(),
+      [&](size_t a, size_t b) { return remainders[a] > remainders[b]; });
+  for (size_t k = 0; given < magnitude; k = (k + 1) % n, ++given)
+    ++shares[byRemainder[k]];
+  if (total < 0)
+    for (int64_t &share : shares)
+      share = -share;
+  return shares;
+}
+
+/// The plan of a reported function (FunctionReport::plan), from the
+/// dictionaries the passes left and the recomputed and swap ops in it.
+static std::vector<PlanEntry> collectPlan(const TensorGraph &graph,
+                                          const SwapTasks &swaps,
+                                          const FunctionReport &report) {
+  std::vector<PlanEntry> plan;
+  int64_t after = report.plannedBytes();
+  std::optional<int64_t> budgetBefore =
+      report.fit.getInteger("planned_before_bytes");
+  std::string function = "@" + report.name;
+  if (std::optional<int64_t> reorderBefore =
+          report.reorder.getInteger("planned_before_bytes")) {
+    PlanEntry entry;
+    entry.kind = "reorder";
+    entry.location = function;
+    entry.bytes = *reorderBefore - budgetBefore.value_or(after);
+    plan.push_back(entry);
+  }
+  if (!budgetBefore)
+    return plan;
+
+  // Recompute and swap decisions, grouped by kind, location and op, each
+  // weighted by the bytes it frees.
+  const Problem &problem = graph.getProblem();
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> index;
+  std::vector<PlanEntry> levers;
+  std::vector<int64_t> weights;
+  auto entryFor = [&](StringRef kind, Operation *op) -> size_t {
+    std::string location = describeLocation(op->getLoc());
+    std::string name = op->getName().getStringRef().str();
+    auto [it, inserted] =
+        index.try_emplace({kind.str(), location, name}, levers.size());
+    if (inserted) {
+      PlanEntry entry;
+      entry.kind = kind.str();
+      entry.location = location;
+      entry.op = name;
+      levers.push_back(entry);
+      weights.push_back(0);
+    }
+    return it->second;
+  };
+  std::vector<int64_t> produced(problem.numTasks(), 0);
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
+    if (value.producer != kNoId &&
+        problem.buffer(value.buffer).kind == BufferKind::Transient)
+      produced[value.producer] += value.sizeBytes;
+  }
+  for (size_t task = 0; task < problem.numTasks(); ++task) {
+    Operation *op = graph.getOp(static_cast<TaskId>(task));
+    if (!op->hasAttr(kRecomputeAttrName))
+      continue;
+    size_t entry = entryFor("recompute", op);
+    ++levers[entry].ops;
+    weights[entry] += produced[task];
+    levers[entry].timeSeconds +=
+        problem.task(static_cast<TaskId>(task)).duration;
+  }
+  int64_t swappedBytes = 0;
+  for (const scheduling::IssuedSwapOut &out : swaps.outs)
+    swappedBytes += out.bytes;
+  for (const scheduling::IssuedSwapOut &out : swaps.outs) {
+    auto swapOut = cast<SwapOutOp>(graph.getOp(out.task));
+    Operation *producer = swapOut.getSource().getDefiningOp();
+    size_t entry = entryFor("swap", producer ? producer : swapOut);
+    ++levers[entry].ops;
+    weights[entry] += out.bytes;
+    if (swappedBytes > 0)
+      levers[entry].timeSeconds +=
+          report.swapExposedSeconds * out.bytes / swappedBytes;
+  }
+
+  int64_t saved = *budgetBefore - after;
+  if (levers.empty()) {
+    if (saved != 0) {
+      PlanEntry entry;
+      entry.kind = "in-place";
+      entry.location = function;
+      entry.bytes = saved;
+      plan.push_back(entry);
+    }
+  } else {
+    std::vector<int64_t> shares = splitInProportion(saved, weights);
+    for (size_t i = 0; i < levers.size(); ++i) {
+      levers[i].bytes = shares[i];
+      plan.push_back(levers[i]);
+    }
+  }
+  std::stable_sort(
+      plan.begin(), plan.end(),
+      [](const PlanEntry &a, const PlanEntry &b) { return a.bytes > b.bytes; });
+  return plan;
 }
 
 static llvm::json::Value attributeToJSON(Attribute attr) {
@@ -182,8 +320,11 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.estimatedOps = graph.getNumEstimatedOps();
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);
-  for (TaskId task : order)
+  for (TaskId task : order) {
     report.stepNames.push_back(problem.task(task).name);
+    report.stepLocations.push_back(
+        describeLocation(graph.getOp(task)->getLoc()));
+  }
   // The dictionaries the passes leave on the function, as JSON.
   std::pair<StringRef, llvm::json::Object *> dictionaries[] = {
       {kReorderAttrName, &report.reorder},
@@ -198,6 +339,7 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     if (llvm::json::Object *object = value.getAsObject())
       *target = std::move(*object);
   }
+  report.plan = collectPlan(graph, swaps, report);
   return report;
 }
 
@@ -312,6 +454,17 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
     object["swap"] = llvm::json::Object(report.swap);
   if (!report.fit.empty())
     object["fit"] = llvm::json::Object(report.fit);
+  if (!report.plan.empty()) {
+    llvm::json::Array plan;
+    for (const PlanEntry &entry : report.plan)
+      plan.push_back(llvm::json::Object{{"kind", entry.kind},
+                                        {"location", entry.location},
+                                        {"op", entry.op},
+                                        {"ops", entry.ops},
+                                        {"bytes", entry.bytes},
+                                        {"time_s", entry.timeSeconds}});
+    object["plan"] = std::move(plan);
+  }
   if (options.includeTimeline) {
     llvm::json::Array ops, starts, ends, live;
     for (size_t step = 0; step < report.stepNames.size(); ++step) {
@@ -400,8 +553,25 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
     os << "  " << llvm::left_justify("floor", 22)
        << llvm::right_justify(formatBytes(report.floorBytes), 12) << "  ("
        << report.floorBytes << " bytes = resident + returned + "
-       << formatBytes(report.floorWorkingSetBytes) << " for '"
-       << report.floorOp << "' at " << report.floorLocation << ")\n";
+       << formatBytes(report.floorWorkingSetBytes) << " for '" << report.floorOp
+       << "' at " << report.floorLocation << ")\n";
+    if (!report.plan.empty()) {
+      // The plan's largest decisions (the JSON has them all).
+      os << "  plan (" << report.plan.size() << " decision"
+         << (report.plan.size() == 1 ? "" : "s") << ", largest first):\n";
+      for (const PlanEntry &entry :
+           ArrayRef(report.plan).take_front(kPlanRowsShown)) {
+        os << "    " << llvm::left_justify(entry.kind, 10)
+           << llvm::right_justify(formatBytes(entry.bytes), 12)
+           << llvm::right_justify(
+                  llvm::formatv("+{0:e2} s", entry.timeSeconds).str(), 13)
+           << "  " << entry.location;
+        if (!entry.op.empty())
+          os << " (" << entry.op
+             << (entry.ops > 1 ? " x" + std::to_string(entry.ops) : "") << ")";
+        os << "\n";
+      }
+    }
     os << "  secondary figures:\n";
     os << "  " << llvm::left_justify("ops", 22)
        << llvm::right_justify(std::to_string(report.ops), 12) << "\n";
@@ -473,14 +643,17 @@ void mlir::memsched::writeChromeTrace(ArrayRef<FunctionReport> reports,
       // Task ids are program order, which is the order simulated here.
       const Interval &interval = tasks[step];
       double startUs = interval.start * 1e6;
+      // Named by where the op comes from (a layer's module path for
+      // imported models), the op itself in the arguments.
       events.push_back(llvm::json::Object{
-          {"name", report.stepNames[step]},
+          {"name", report.stepLocations[step]},
           {"ph", "X"},
           {"pid", processId},
           {"tid", 0},
           {"ts", startUs},
           {"dur", (interval.end - interval.start) * 1e6},
-          {"args", llvm::json::Object{{"step", int64_t(step)}}}});
+          {"args", llvm::json::Object{{"step", int64_t(step)},
+                                      {"op", report.stepNames[step]}}}});
       events.push_back(llvm::json::Object{
           {"name", "device memory"},
           {"ph", "C"},

@@ -126,6 +126,18 @@ def report(analysis):
                      function["floor_bytes"],
                      format_bytes(function["floor_working_set_bytes"]),
                      function["floor_op"], function["floor_location"]))
+        plan = function.get("plan", [])
+        if plan:
+            lines.append("  plan (%d decision%s, largest first):" % (
+                len(plan), "" if len(plan) == 1 else "s"))
+            for entry in plan[:10]:
+                line = "    %-10s%12s%13s  %s" % (
+                    entry["kind"], format_bytes(entry["bytes"]),
+                    "+%.2e s" % entry["time_s"], entry["location"])
+                if entry["op"]:
+                    line += " (%s%s)" % (entry["op"], " x%d" % entry["ops"]
+                                         if entry["ops"] > 1 else "")
+                lines.append(line)
         lines.append("  secondary figures:")
         lines.append("  %-22s%12d" % ("ops", function["ops"]))
         for label, key in [("resident", "resident_bytes"),

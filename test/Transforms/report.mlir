@@ -36,7 +36,7 @@
 // TEXT-LABEL: memsched report for @diamond
 // TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
 // TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
-// TEXT-NEXT:    floor                  16.00 KiB  (16384 bytes = resident + returned + 8.00 KiB for 'linalg.exp' at {{.*}}report.mlir:[[@LINE+121]]:8){{$}}
+// TEXT-NEXT:    floor                  16.00 KiB  (16384 bytes = resident + returned + 8.00 KiB for 'linalg.exp' at {{.*}}report.mlir:{{[0-9]+}}:8){{$}}
 // TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            4{{$}}
 // TEXT-NEXT:    resident                4.00 KiB  (4096 bytes){{$}}
@@ -94,15 +94,17 @@
 // TRACE-NEXT:   "name": "process_name",
 // TRACE-NEXT:   "ph": "M",
 // TRACE-NEXT:   "pid": 1
-// One "X" slice per task on the compute track (tid 0), each followed by a
-// "C" counter sample of resident + live transient bytes at the task's start;
-// the empties are free ops, with no slice.
+// One "X" slice per task on the compute track (tid 0), named by the op's
+// location (the op in its arguments), each followed by a "C" counter sample
+// of resident + live transient bytes at the task's start; the empties are
+// free ops, with no slice.
 // TRACE-NOT:    "name": "tensor.empty"
-// TRACE:        "step": 0
+// TRACE:        "op": "linalg.exp",
+// TRACE-NEXT:   "step": 0
 // The exp takes 8192 / 3.35e12 s + 4 us = 4.0024454 us.
 // TRACE-NEXT:   },
 // TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
-// TRACE-NEXT:   "name": "linalg.exp",
+// TRACE-NEXT:   "name": "{{.*}}report.mlir:{{[0-9]+}}:8",
 // TRACE-NEXT:   "ph": "X",
 // TRACE-NEXT:   "pid": 1,
 // TRACE-NEXT:   "tid": 0,
@@ -112,19 +114,21 @@
 // TRACE-NEXT:   },
 // TRACE-NEXT:   "name": "device memory",
 // TRACE-NEXT:   "ph": "C",
-// TRACE:        "step": 1
+// TRACE:        "op": "linalg.negf",
+// TRACE-NEXT:   "step": 1
 // TRACE-NEXT:   },
 // TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
-// TRACE-NEXT:   "name": "linalg.negf",
+// TRACE-NEXT:   "name": "{{.*}}report.mlir:{{[0-9]+}}:8",
 // TRACE-NEXT:   "ph": "X",
 // Step 1: 4096 + A + B = 12288.
 // TRACE:        "live_bytes": 12288
 // Step 2 (second exp) starts after two 4.0024454 us ops: 8.0048907 us;
 // 4096 + A + B + C = 16384, the peak.
-// TRACE:        "step": 2
+// TRACE:        "op": "linalg.exp",
+// TRACE-NEXT:   "step": 2
 // TRACE-NEXT:   },
 // TRACE-NEXT:   "dur": 4.0024453{{[0-9]*}},
-// TRACE-NEXT:   "name": "linalg.exp",
+// TRACE-NEXT:   "name": "{{.*}}report.mlir:{{[0-9]+}}:8",
 // TRACE-NEXT:   "ph": "X",
 // TRACE-NEXT:   "pid": 1,
 // TRACE-NEXT:   "tid": 0,
@@ -173,7 +177,7 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // TEXT-LABEL: memsched report for @large
 // TEXT-NEXT:    planned (device)        3.00 MiB  (3145728 bytes){{$}}
 // TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
-// TEXT-NEXT:    floor                   3.00 MiB  (3145728 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[@LINE+40]]:8){{$}}
+// TEXT-NEXT:    floor                   3.00 MiB  (3145728 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:{{[0-9]+}}:8){{$}}
 // TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            1{{$}}
 // TEXT-NEXT:    resident                1.50 MiB  (1572864 bytes){{$}}

@@ -26,6 +26,25 @@
 namespace mlir::memsched {
 
 /// The memory and time figures of one function in its current op order.
+/// One decision of the plan that made a function fit, and its share of the
+/// planned bytes saved (see FunctionReport::plan).
+struct PlanEntry {
+  /// `reorder`, `recompute`, `swap` or `in-place`.
+  std::string kind;
+  /// Where the decision applies: describeLocation() of the recomputed op or
+  /// of the swapped value's producer; the function for reorder and in-place.
+  std::string location;
+  /// The op recomputed or whose result is swapped (empty for the others).
+  std::string op;
+  /// Ops the entry stands for (recomputed clones, swapped values).
+  int64_t ops = 0;
+  /// Share of the planned bytes saved.
+  int64_t bytes = 0;
+  /// Modelled time added: the clones' time, or the swap's share of the copy
+  /// time compute waits for.
+  double timeSeconds = 0;
+};
+
 struct FunctionReport {
   /// Symbol name of the function.
   std::string name;
@@ -64,6 +83,15 @@ struct FunctionReport {
   int64_t floorWorkingSetBytes = 0;
   std::string floorOp;
   std::string floorLocation;
+  /// The plan, one entry per decision (recomputed ops and swapped values
+  /// grouped by location), largest saving first. The reorder entry has what
+  /// memsched-reorder saved; the budget pass's saving (its
+  /// planned_before_bytes minus planned_bytes now) is split over the
+  /// recompute and swap entries in proportion to the bytes each frees (the
+  /// recomputed or swapped values), or is one in-place entry when neither
+  /// was used. The entries add up to the planned bytes before memsched
+  /// minus after. Empty without a reorder or budget pass.
+  std::vector<PlanEntry> plan;
   /// memsched.swap_out ops, bytes copied in both directions, the copy
   /// time, and the part of it compute waits for (GUIDE §4 two-stream
   /// model). With swaps, the profile holds each swapped-out buffer until
@@ -79,6 +107,8 @@ struct FunctionReport {
   scheduling::Timeline timeline;
   /// Op names per step, for traces.
   std::vector<std::string> stepNames;
+  /// describeLocation() of each step's op.
+  std::vector<std::string> stepLocations;
   /// The `memsched.reorder` dictionary memsched-reorder left on the
   /// function, as JSON; empty if the function was not reordered.
   llvm::json::Object reorder;
