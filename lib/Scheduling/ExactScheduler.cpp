@@ -17,6 +17,7 @@
 #include "memsched/Scheduling/Reorder.h"
 
 #include <algorithm>
+#include <iterator>
 
 using namespace mlir::memsched::scheduling;
 using namespace mlir::memsched::scheduling::detail;
@@ -129,20 +130,28 @@ mlir::memsched::scheduling::solveExact(const Problem &problem,
   int64_t forced = computeLowerBoundTransientBytes(problem);
 
   // Beams first: cheap, and their peaks bound the exact search. Each try on
-  // the highest part widens its beam; the phase ends when that part cannot
-  // be improved within the widths or half the work limit.
+  // the highest part uses the next ranking, then the next width; the phase
+  // ends when that part cannot be improved within the widths or three
+  // quarters of the work limit (the beams find the orders, the exact search
+  // mostly proves bounds).
   constexpr int64_t kMaxBeamWidth = 4096;
-  int64_t beamStates = options.beamWidth > 0 ? options.maxStates / 2 : 0;
+  constexpr BeamRanking kRankings[] = {BeamRanking::Live,
+                                       BeamRanking::LiveAndPeak};
+  int64_t beamStates = options.beamWidth > 0 ? options.maxStates / 4 * 3 : 0;
   std::vector<int64_t> width(parts.size(), options.beamWidth);
+  std::vector<size_t> ranking(parts.size(), 0);
   while (!parts.empty() && result.statesVisited < beamStates) {
     size_t p = highestPart();
     if (parts[p].peak <= forced || width[p] > kMaxBeamWidth)
       break;
-    LocalResult beamed =
-        beamSearchDownSets(locals[p], parts[p].peak, width[p],
-                           beamStates - result.statesVisited, deadline);
+    LocalResult beamed = beamSearchDownSets(
+        locals[p], parts[p].peak, width[p], kRankings[ranking[p]],
+        beamStates - result.statesVisited, deadline);
     result.statesVisited += beamed.statesVisited;
-    width[p] *= 4;
+    if (++ranking[p] == std::size(kRankings)) {
+      ranking[p] = 0;
+      width[p] *= 4;
+    }
     if (beamed.found)
       reorderPart(p, beamed.order, beamed.peak);
     else if (!beamed.limitReason.empty())

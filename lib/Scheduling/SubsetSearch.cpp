@@ -284,7 +284,8 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
 
 template <int Words>
 LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
-                 int64_t maxStates, const Deadline &deadline) {
+                 BeamRanking ranking, int64_t maxStates,
+                 const Deadline &deadline) {
   using Set = Bits<Words>;
   int32_t k = problem.numTasks();
   size_t numBuffers = problem.buffers.size();
@@ -348,7 +349,10 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
   // allocations, which is no progress (the upper bound already prunes
   // orders whose peak is too high).
   auto dominates = [](const Node &a, const Node &b) { return a.peak < b.peak; };
-  auto ranksBefore = [](const Node &a, const Node &b) {
+  auto ranksBefore = [ranking](const Node &a, const Node &b) {
+    if (ranking == BeamRanking::LiveAndPeak)
+      return std::make_tuple(2 * a.live + a.peak, a.live) <
+             std::make_tuple(2 * b.live + b.peak, b.live);
     return std::tie(a.live, a.peak) < std::tie(b.live, b.peak);
   };
   for (int32_t depth = 0; depth < k; ++depth) {
@@ -462,16 +466,16 @@ LocalResult mlir::memsched::scheduling::detail::searchDownSets(
 
 LocalResult mlir::memsched::scheduling::detail::beamSearchDownSets(
     const LocalProblem &problem, int64_t upperBound, int64_t width,
-    int64_t maxStates, const Deadline &deadline) {
+    BeamRanking ranking, int64_t maxStates, const Deadline &deadline) {
   int32_t k = problem.numTasks();
   if (k <= 64)
-    return beam<1>(problem, upperBound, width, maxStates, deadline);
+    return beam<1>(problem, upperBound, width, ranking, maxStates, deadline);
   if (k <= 128)
-    return beam<2>(problem, upperBound, width, maxStates, deadline);
+    return beam<2>(problem, upperBound, width, ranking, maxStates, deadline);
   if (k <= 256)
-    return beam<4>(problem, upperBound, width, maxStates, deadline);
+    return beam<4>(problem, upperBound, width, ranking, maxStates, deadline);
   if (k <= kMaxLocalTasks)
-    return beam<8>(problem, upperBound, width, maxStates, deadline);
+    return beam<8>(problem, upperBound, width, ranking, maxStates, deadline);
   LocalResult result;
   result.limitReason = "too many tasks for the beam search";
   return result;

@@ -76,17 +76,24 @@ LocalResult searchDownSets(const LocalProblem &problem, int64_t upperBound,
                            int64_t goodEnough, int64_t maxStates,
                            const Deadline &deadline);
 
+/// How the beam ranks partial orders with different scheduled sets.
+enum class BeamRanking {
+  /// Fewest live bytes, then lowest peak so far.
+  Live,
+  /// Lowest 2 * live + peak so far: a little weight on the peak.
+  LiveAndPeak,
+};
+
 /// Finds a good local order fast: a beam search over down-sets that extends
 /// every kept partial order by every ready task, drops those whose peak
 /// reaches `upperBound`, merges those with the same scheduled set (keeping
-/// the lower peak) and keeps the `width` with the fewest live bytes (then
-/// the lowest peak). Returns found if an order's peak is below
-/// `upperBound`; never complete. Counts the partial orders it creates in
-/// statesVisited and stops (found = false) once they would exceed
-/// `maxStates`.
+/// the lower peak) and keeps the `width` that `ranking` ranks first. Returns
+/// found if an order's peak is below `upperBound`; never complete. Counts the
+/// partial orders it creates in statesVisited and stops (found = false) once
+/// they would exceed `maxStates`.
 LocalResult beamSearchDownSets(const LocalProblem &problem, int64_t upperBound,
-                               int64_t width, int64_t maxStates,
-                               const Deadline &deadline);
+                               int64_t width, BeamRanking ranking,
+                               int64_t maxStates, const Deadline &deadline);
 
 } // namespace detail
 } // namespace scheduling

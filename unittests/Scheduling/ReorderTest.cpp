@@ -866,10 +866,14 @@ TEST(ReorderTest, BeamOrdersAreValidAndTheirPeaksExact) {
     detail::LocalProblem local = detail::makeRangeProblem(
         graph, order, index, 0, static_cast<int32_t>(order.size()));
     int64_t optimum = bruteForcePeak(problem);
-    for (int64_t width : {1, 4, 64}) {
-      detail::LocalResult beamed =
-          detail::beamSearchDownSets(local, std::numeric_limits<int64_t>::max(),
-                                     width, 1'000'000, detail::Deadline());
+    for (auto [width, ranking] :
+         {std::pair(int64_t(1), detail::BeamRanking::Live),
+          std::pair(int64_t(4), detail::BeamRanking::LiveAndPeak),
+          std::pair(int64_t(64), detail::BeamRanking::Live),
+          std::pair(int64_t(64), detail::BeamRanking::LiveAndPeak)}) {
+      detail::LocalResult beamed = detail::beamSearchDownSets(
+          local, std::numeric_limits<int64_t>::max(), width, ranking, 1'000'000,
+          detail::Deadline());
       ASSERT_TRUE(beamed.found);
       ++found;
       std::vector<TaskId> tasks;
@@ -882,7 +886,7 @@ TEST(ReorderTest, BeamOrdersAreValidAndTheirPeaksExact) {
       optimal += beamed.peak == optimum;
       // Below the optimum there is nothing to find.
       detail::LocalResult none = detail::beamSearchDownSets(
-          local, optimum, width, 1'000'000, detail::Deadline());
+          local, optimum, width, ranking, 1'000'000, detail::Deadline());
       EXPECT_FALSE(none.found);
     }
   }
