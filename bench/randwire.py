@@ -223,15 +223,19 @@ def print_table(rows):
                  "%.0f" % (row["pass_seconds"]["auto"] * 1e3),
                  verdict(row, "bit_identical")]
         print("| " + " | ".join(cells) + " |")
-    print("\nGeomean over %d graphs: program / auto %.3fx, best heuristic / "
-          "auto %.3fx, auto / lower bound %.3fx" % (
-              len(rows),
-              geomean([r["program_bytes"] / r["transient_peak_bytes"]["auto"]
-                       for r in rows]),
-              geomean([best_heuristic(r) / r["transient_peak_bytes"]["auto"]
-                       for r in rows]),
-              geomean([r["transient_peak_bytes"]["auto"] /
-                       r["lower_bound_bytes"] for r in rows])))
+    randwire = [r for r in rows if "kind" in r]
+    if randwire:
+        print("\nGeomean over %d RandWire graphs: program / auto %.3fx, best "
+              "heuristic / auto %.3fx, auto / lower bound %.3fx" % (
+                  len(randwire),
+                  geomean([r["program_bytes"] /
+                           r["transient_peak_bytes"]["auto"]
+                           for r in randwire]),
+                  geomean([best_heuristic(r) /
+                           r["transient_peak_bytes"]["auto"]
+                           for r in randwire]),
+                  geomean([r["transient_peak_bytes"]["auto"] /
+                           r["lower_bound_bytes"] for r in randwire])))
 
     print("\n## With upstream elementwise fusion first "
           "(-linalg-fuse-elementwise-ops, then memsched-reorder)\n")
@@ -247,12 +251,14 @@ def print_table(rows):
                  "%.0f" % (fused["pass_seconds"] * 1e3),
                  verdict(row, "fused_bit_identical")]
         print("| " + " | ".join(cells) + " |")
-    print("\nGeomean over %d graphs: program (unfused) / fused auto %.3fx; "
-          "%d of %d proven optimal" % (
-              len(rows),
-              geomean([r["program_bytes"] / r["fused"]["auto_bytes"]
-                       for r in rows]),
-              sum(r["fused"]["optimal"] for r in rows), len(rows)))
+    if randwire:
+        print("\nGeomean over %d RandWire graphs: program (unfused) / fused "
+              "auto %.3fx; %d of %d proven optimal" % (
+                  len(randwire),
+                  geomean([r["program_bytes"] / r["fused"]["auto_bytes"]
+                           for r in randwire]),
+                  sum(r["fused"]["optimal"] for r in randwire),
+                  len(randwire)))
 
 
 def main():

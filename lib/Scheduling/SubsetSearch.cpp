@@ -85,31 +85,81 @@ struct BitsHash {
   }
 };
 
+/// The bit masks both searches work with, and the memory arithmetic of one
+/// step from a down-set.
+template <int Words>
+struct DownSetTables {
+  using Set = Bits<Words>;
+
+  explicit DownSetTables(const LocalProblem &problem)
+      : problem(problem), predMask(problem.numTasks()),
+        userMask(problem.buffers.size()), taskBuffers(problem.numTasks()) {
+    for (int32_t task = 0; task < problem.numTasks(); ++task)
+      for (int32_t pred : problem.preds[task])
+        predMask[task].set(pred);
+    startLive = problem.baseBytes;
+    for (size_t b = 0; b < problem.buffers.size(); ++b) {
+      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
+      for (int32_t user : buffer.users) {
+        userMask[b].set(user);
+        taskBuffers[user].push_back(static_cast<int32_t>(b));
+      }
+      if (buffer.liveAtStart)
+        startLive += buffer.bytes;
+    }
+  }
+
+  bool isReady(const Set &done, int32_t task) const {
+    return !done.test(task) && predMask[task].isSubsetOf(done);
+  }
+  /// Bytes `task` allocates when it runs after `done`.
+  int64_t allocated(const Set &done, int32_t task) const {
+    int64_t bytes = 0;
+    for (int32_t b : taskBuffers[task])
+      if (!problem.buffers[b].liveAtStart && !userMask[b].intersects(done))
+        bytes += problem.buffers[b].bytes;
+    return bytes;
+  }
+  /// Bytes that die once the tasks of `next` (which ran `task` last) ran.
+  int64_t freed(const Set &next, int32_t task) const {
+    int64_t bytes = 0;
+    for (int32_t b : taskBuffers[task])
+      if (!problem.buffers[b].liveAtEnd && userMask[b].isSubsetOf(next))
+        bytes += problem.buffers[b].bytes;
+    return bytes;
+  }
+  /// A ready task that frees at least what it allocates and whose step stays
+  /// within the peak so far can run next in some best completion: moving it
+  /// to the front of any completion lowers (or keeps) the live bytes of
+  /// every step it passes. It is then the only extension worth making.
+  bool isFreeStep(const Set &done, int64_t live, int64_t peak,
+                  int32_t task) const {
+    Set next = done;
+    next.set(task);
+    int64_t bytes = allocated(done, task);
+    return bytes <= freed(next, task) &&
+           live + bytes + problem.workspace[task] <= peak;
+  }
+
+  const LocalProblem &problem;
+  std::vector<Set> predMask, userMask;
+  std::vector<std::vector<int32_t>> taskBuffers;
+  /// Bytes live before the first local task.
+  int64_t startLive = 0;
+};
+
 template <int Words>
 LocalResult search(const LocalProblem &problem, int64_t upperBound,
                    int64_t goodEnough, int64_t maxStates,
                    const Deadline &deadline) {
   using Set = Bits<Words>;
   int32_t k = problem.numTasks();
-  size_t numBuffers = problem.buffers.size();
-
-  std::vector<Set> predMask(k), userMask(numBuffers);
-  std::vector<std::vector<int32_t>> taskBuffers(k);
-  for (int32_t task = 0; task < k; ++task)
-    for (int32_t pred : problem.preds[task])
-      predMask[task].set(pred);
-  int64_t startLive = problem.baseBytes, alwaysLive = problem.baseBytes;
-  for (size_t b = 0; b < numBuffers; ++b) {
-    const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
-    for (int32_t user : buffer.users) {
-      userMask[b].set(user);
-      taskBuffers[user].push_back(static_cast<int32_t>(b));
-    }
-    if (buffer.liveAtStart)
-      startLive += buffer.bytes;
+  DownSetTables<Words> tables(problem);
+  const std::vector<std::vector<int32_t>> &taskBuffers = tables.taskBuffers;
+  int64_t startLive = tables.startLive, alwaysLive = problem.baseBytes;
+  for (const LocalProblem::LocalBuffer &buffer : problem.buffers)
     if (buffer.liveAtStart && buffer.liveAtEnd)
       alwaysLive += buffer.bytes;
-  }
   // Every task's step holds at least its own buffers, its workspace and the
   // buffers live throughout; the largest such footprint among the tasks left
   // bounds every completion from below.
@@ -137,36 +187,11 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
 
   auto cheapestNextStep = [&](const Set &done) -> int64_t {
     int64_t cheapest = std::numeric_limits<int64_t>::max();
-    for (int32_t task = 0; task < k; ++task) {
-      if (done.test(task) || !predMask[task].isSubsetOf(done))
-        continue;
-      int64_t step = problem.workspace[task];
-      for (int32_t b : taskBuffers[task])
-        if (!problem.buffers[b].liveAtStart && !userMask[b].intersects(done))
-          step += problem.buffers[b].bytes;
-      cheapest = std::min(cheapest, step);
-    }
+    for (int32_t task = 0; task < k; ++task)
+      if (tables.isReady(done, task))
+        cheapest = std::min(cheapest, tables.allocated(done, task) +
+                                          problem.workspace[task]);
     return cheapest == std::numeric_limits<int64_t>::max() ? 0 : cheapest;
-  };
-
-  // A ready task that frees at least what it allocates and whose step stays
-  // within the peak so far can run next in some best completion: moving it
-  // to the front of any completion lowers (or keeps) the live bytes of
-  // every step it passes. It is then the only extension worth making.
-  auto isFreeStep = [&](const Set &done, int64_t live, int64_t peak,
-                        int32_t task) {
-    Set next = done;
-    next.set(task);
-    int64_t allocated = 0, freed = 0;
-    for (int32_t b : taskBuffers[task]) {
-      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
-      if (!buffer.liveAtStart && !userMask[b].intersects(done))
-        allocated += buffer.bytes;
-      if (!buffer.liveAtEnd && userMask[b].isSubsetOf(next))
-        freed += buffer.bytes;
-    }
-    return allocated <= freed &&
-           live + allocated + problem.workspace[task] <= peak;
   };
 
   struct State {
@@ -217,18 +242,15 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
     }
     int32_t onlyTask = -1;
     for (int32_t task = 0; task < k && onlyTask < 0; ++task)
-      if (!current.done.test(task) && predMask[task].isSubsetOf(current.done) &&
-          isFreeStep(current.done, current.live, current.bottleneck, task))
+      if (tables.isReady(current.done, task) &&
+          tables.isFreeStep(current.done, current.live, current.bottleneck,
+                            task))
         onlyTask = task;
     for (int32_t task = 0; task < k; ++task) {
-      if (current.done.test(task) || !predMask[task].isSubsetOf(current.done) ||
+      if (!tables.isReady(current.done, task) ||
           (onlyTask >= 0 && task != onlyTask))
         continue;
-      int64_t allocated = 0;
-      for (int32_t b : taskBuffers[task])
-        if (!problem.buffers[b].liveAtStart &&
-            !userMask[b].intersects(current.done))
-          allocated += problem.buffers[b].bytes;
+      int64_t allocated = tables.allocated(current.done, task);
       int64_t bottleneck =
           std::max(current.bottleneck,
                    current.live + allocated + problem.workspace[task]);
@@ -239,11 +261,7 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
       int64_t nextKey = std::max({bottleneck, estimate(next), current.key});
       if (nextKey >= upperBound)
         continue;
-      int64_t freed = 0;
-      for (int32_t b : taskBuffers[task])
-        if (!problem.buffers[b].liveAtEnd && userMask[b].isSubsetOf(next))
-          freed += problem.buffers[b].bytes;
-      int64_t nextLive = current.live + allocated - freed;
+      int64_t nextLive = current.live + allocated - tables.freed(next, task);
       if (current.depth + 1 < k) {
         // The next step holds what is live now plus the cheapest ready task.
         nextKey = std::max(nextKey, nextLive + cheapestNextStep(next));
@@ -288,24 +306,11 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
                  const Deadline &deadline) {
   using Set = Bits<Words>;
   int32_t k = problem.numTasks();
-  size_t numBuffers = problem.buffers.size();
-  std::vector<Set> predMask(k), userMask(numBuffers);
-  std::vector<std::vector<int32_t>> taskBuffers(k), succs(k);
+  DownSetTables<Words> tables(problem);
+  std::vector<std::vector<int32_t>> succs(k);
   for (int32_t task = 0; task < k; ++task)
-    for (int32_t pred : problem.preds[task]) {
-      predMask[task].set(pred);
+    for (int32_t pred : problem.preds[task])
       succs[pred].push_back(task);
-    }
-  int64_t startLive = problem.baseBytes;
-  for (size_t b = 0; b < numBuffers; ++b) {
-    const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
-    for (int32_t user : buffer.users) {
-      userMask[b].set(user);
-      taskBuffers[user].push_back(static_cast<int32_t>(b));
-    }
-    if (buffer.liveAtStart)
-      startLive += buffer.bytes;
-  }
 
   struct Node {
     Set done;
@@ -316,24 +321,9 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
     int32_t task;
     std::vector<int32_t> ready;
   };
-  // As in the exact search: a free step is the only extension worth making.
-  auto isFreeStep = [&](const Node &node, int32_t task) {
-    Set next = node.done;
-    next.set(task);
-    int64_t allocated = 0, freed = 0;
-    for (int32_t b : taskBuffers[task]) {
-      const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
-      if (!buffer.liveAtStart && !userMask[b].intersects(node.done))
-        allocated += buffer.bytes;
-      if (!buffer.liveAtEnd && userMask[b].isSubsetOf(next))
-        freed += buffer.bytes;
-    }
-    return allocated <= freed &&
-           node.live + allocated + problem.workspace[task] <= node.peak;
-  };
   std::vector<Node> layer(1);
   layer[0].peak = 0;
-  layer[0].live = startLive;
+  layer[0].live = tables.startLive;
   layer[0].parent = -1;
   layer[0].task = -1;
   for (int32_t task = 0; task < k; ++task)
@@ -361,19 +351,16 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
     for (int32_t i = 0; i < static_cast<int32_t>(layer.size()); ++i) {
       const Node &node = layer[i];
       int32_t onlyTask = -1;
+      // As in the exact search: a free step is the only extension.
       for (int32_t task : node.ready)
-        if (isFreeStep(node, task)) {
+        if (tables.isFreeStep(node.done, node.live, node.peak, task)) {
           onlyTask = task;
           break;
         }
       for (int32_t task : node.ready) {
         if (onlyTask >= 0 && task != onlyTask)
           continue;
-        int64_t allocated = 0;
-        for (int32_t b : taskBuffers[task])
-          if (!problem.buffers[b].liveAtStart &&
-              !userMask[b].intersects(node.done))
-            allocated += problem.buffers[b].bytes;
+        int64_t allocated = tables.allocated(node.done, task);
         int64_t peak = std::max(node.peak, node.live + allocated +
                                                problem.workspace[task]);
         if (peak >= upperBound)
@@ -381,13 +368,8 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
         Node child;
         child.done = node.done;
         child.done.set(task);
-        int64_t freed = 0;
-        for (int32_t b : taskBuffers[task])
-          if (!problem.buffers[b].liveAtEnd &&
-              userMask[b].isSubsetOf(child.done))
-            freed += problem.buffers[b].bytes;
         child.peak = peak;
-        child.live = node.live + allocated - freed;
+        child.live = node.live + allocated - tables.freed(child.done, task);
         child.parent = i;
         child.task = task;
         auto [it, inserted] =
@@ -424,7 +406,7 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
         if (other != node.task)
           node.ready.push_back(other);
       for (int32_t succ : succs[node.task])
-        if (predMask[succ].isSubsetOf(node.done))
+        if (tables.predMask[succ].isSubsetOf(node.done))
           node.ready.push_back(succ);
     }
     trace.push_back(std::move(kept));
