@@ -43,6 +43,9 @@ static void addWholeProgramBufferization(OpPassManager &pm) {
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // The constants it creates come in an order (and with uniqued names) that
+  // changes from run to run; fix both.
+  pm.addPass(createMemschedOrderGlobalsPass());
 }
 
 /// Lowers loops, memrefs and scalars to the LLVM dialect for the host;

@@ -1,6 +1,5 @@
 # RUN: %PYTHON %s --max-ops 25 --timeout 60 \
 # RUN:   --known nondeterministic:bufferize+plan \
-# RUN:   --known nondeterministic:cpu-pipeline \
 # RUN:   --known plan:bufferization-model \
 # RUN:   --known slow:* | FileCheck %s
 # Tests that every memsched pass and pipeline survives random valid programs

@@ -332,6 +332,24 @@ def MemschedCheckElementTypesPass
   }];
 }
 
+def MemschedOrderGlobalsPass
+    : Pass<"memsched-order-globals", "mlir::ModuleOp"> {
+  let summary = "Give the constants bufferization creates a fixed order and "
+                "fixed names";
+  let description = [{
+    Runs right after one-shot bufferization in memsched-to-cpu-pipeline and
+    memsched-to-gpu-pipeline. Bufferizing function boundaries visits
+    functions that do not call each other in an order that changes from run
+    to run (upstream MLIR 22), and creates the private constant
+    `memref.global` of each tensor constant in that order, uniquing equal
+    names by that order too. This pass sorts those globals by type and
+    contents, renames them `__constant_<shape>` (with `_0`, `_1`, ... for
+    several of one shape, in that order) and moves them to the top of the
+    module, so that the same input always lowers to the same module. Other
+    globals are left as they are.
+  }];
+}
+
 def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
   let summary = "Let elementwise ops write their result into a dead input";
   let description = [{
