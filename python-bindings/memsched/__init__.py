@@ -32,7 +32,9 @@ def analyze(text, device=None, timeline=True):
 
 
 def run_pipeline(text, pipeline):
-    """Runs a textual pass pipeline on ``text`` and returns the new module.
+    """Runs a textual pass pipeline on ``text`` and returns the new module,
+    printed with its locations (so that a report of it names where each op
+    came from: the PyTorch module path for imported models).
 
     ``pipeline`` is what ``memsched-opt --pass-pipeline`` takes, or a bare
     pass/pipeline list that is anchored on the module, for example
