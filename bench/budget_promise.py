@@ -9,7 +9,9 @@ For each model of bench/models and each budget it runs memsched-optimize
 `budget=<f>x device=h100`, then canonicalize and cse, and measures with
 memsched-report: planned bytes after the pass and after cleanup against
 the budget, the lever chosen, the modelled time against the unplanned step,
-the smallest reachable footprint for unmet budgets, and the wall-clock time
+the smallest reachable footprint for unmet budgets, the floor no plan goes
+below (memsched-report's floor_bytes, of the function as the pass left it,
+or of the input when the budget was out of reach), and the wall-clock time
 of the pass (this machine). Prints a Markdown table; progress on stderr.
 """
 
@@ -43,8 +45,9 @@ def main():
     args = parser.parse_args()
     start = time.time()
     print("| model | pass | budget | met | planned / budget | after cleanup"
-          " / budget | lever | time / unplanned | smallest / input | pass s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          " / budget | lever | time / unplanned | smallest / input | floor /"
+          " input | pass s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     violations = 0
     for model in args.models:
         with gzip.open(os.path.join(HERE, "models", model + ".mlir.gz"),
@@ -64,9 +67,10 @@ def main():
                     match = SMALLEST.search(str(error))
                     smallest = (int(match.group(1)) / base["planned_bytes"]
                                 if match else float("nan"))
-                    print("| %s | %s | %.1fx | no | | | | | %.3f | %.1f |"
-                          % (model, kind, fraction, smallest, seconds),
-                          flush=True)
+                    print("| %s | %s | %.1fx | no | | | | | %.3f | %.3f | %.1f |"
+                          % (model, kind, fraction, smallest,
+                             base["floor_bytes"] / base["planned_bytes"],
+                             seconds), flush=True)
                     continue
                 seconds = time.time() - began
                 after = memsched.analyze(output, timeline=False)[
@@ -77,13 +81,14 @@ def main():
                 violations += (after["planned_bytes"] > budget or
                                cleaned["planned_bytes"] > budget)
                 print("| %s | %s | %.1fx | yes | %.4f | %.4f | %s | %.3f | |"
-                      " %.1f |" % (model, kind, fraction,
-                                   after["planned_bytes"] / budget,
-                                   cleaned["planned_bytes"] / budget,
-                                   after.get("fit", {}).get("chosen", "?"),
-                                   after["modeled_time_s"]
-                                   / base["modeled_time_s"], seconds),
-                      flush=True)
+                      " %.3f | %.1f |" % (
+                          model, kind, fraction,
+                          after["planned_bytes"] / budget,
+                          cleaned["planned_bytes"] / budget,
+                          after.get("fit", {}).get("chosen", "?"),
+                          after["modeled_time_s"] / base["modeled_time_s"],
+                          after["floor_bytes"] / base["planned_bytes"],
+                          seconds), flush=True)
                 print("[%6.0f s] %s %s %.1fx" % (time.time() - start, model,
                                                   kind, fraction),
                       file=sys.stderr, flush=True)
