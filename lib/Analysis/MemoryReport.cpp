@@ -9,6 +9,7 @@
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/Footprint.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -53,6 +54,70 @@ std::string mlir::memsched::describeLocation(Location loc) {
       if (!isa<UnknownLoc>(part))
         return describeLocation(part);
   return "an unknown location";
+}
+
+FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
+  const Problem &problem = graph.getProblem();
+  std::vector<bool> escaping = problem.escapingBuffers();
+  auto bufferOf = [&](Value value) -> BufferId {
+    ValueId id = graph.getValueId(value);
+    if (id == kNoId)
+      return kNoId;
+    BufferId buffer = problem.value(id).buffer;
+    return problem.buffer(buffer).kind == BufferKind::Transient ? buffer
+                                                                : kNoId;
+  };
+  // What memsched-inplace may do in some order (with recomputation, an
+  // input read later can be read from a recomputed copy): an elementwise
+  // result whose payload does not read its init may take the buffer of an
+  // input of its type read through an identity map. The pairs, by task.
+  std::vector<SmallVector<std::pair<BufferId, BufferId>>> pairs(
+      problem.numTasks());
+  for (size_t task = 0; task < problem.numTasks(); ++task) {
+    auto linalgOp =
+        dyn_cast<linalg::LinalgOp>(graph.getOp(static_cast<TaskId>(task)));
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+        linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+      continue;
+    llvm::SmallDenseSet<BufferId> taken;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      if (linalgOp.payloadUsesValueFromOperand(&init) ||
+          !linalgOp.getMatchingIndexingMap(&init).isIdentity())
+        continue;
+      Value result = linalgOp.getTiedOpResult(&init);
+      BufferId resultBuffer = bufferOf(result);
+      if (resultBuffer == kNoId)
+        continue;
+      for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+        BufferId buffer = bufferOf(input->get());
+        if (buffer == kNoId || buffer == resultBuffer || escaping[buffer] ||
+            input->get().getType() != result.getType() ||
+            !linalgOp.getMatchingIndexingMap(input).isIdentity())
+          continue;
+        // As memsched-inplace: another operand in the same buffer would
+        // make the write not elementwise.
+        bool readTwice =
+            llvm::any_of(linalgOp->getOpOperands(), [&](OpOperand &other) {
+              return &other != input && &other != &init &&
+                     isa<ShapedType>(other.get().getType()) &&
+                     bufferOf(other.get()) == buffer;
+            });
+        if (readTwice || !taken.insert(buffer).second)
+          continue;
+        pairs[task].push_back({resultBuffer, buffer});
+        break;
+      }
+    }
+  }
+  // Left out of each task's working set: the results that may share an
+  // input's buffer. Chains of such writes that end in a returned buffer are
+  // not followed (a known limit: a plan can then go below the floor).
+  std::vector<int64_t> placedElsewhere(problem.numTasks(), 0);
+  for (size_t task = 0; task < problem.numTasks(); ++task)
+    for (auto [result, input] : pairs[task])
+      if (!escaping[result])
+        placedElsewhere[task] += problem.buffer(result).sizeBytes;
+  return computeFootprintFloor(problem, &placedElsewhere);
 }
 
 /// Plan entries the text report lists.
@@ -309,7 +374,7 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.arenaBytes = footprint.arenaBytes;
   report.arenaMaxLiveBytes = footprint.arenaMaxLiveBytes;
   report.escapingBytes = footprint.escapingBytes;
-  FootprintFloor floor = computeFootprintFloor(problem);
+  FootprintFloor floor = computeFunctionFloor(graph);
   report.floorBytes = floor.bytes();
   report.floorWorkingSetBytes = floor.workingSetBytes;
   if (floor.task != kNoId) {

@@ -68,8 +68,8 @@ mlir::memsched::scheduling::computeFootprint(const Problem &problem,
   return computeFootprint(problem, order, *profile);
 }
 
-FootprintFloor
-mlir::memsched::scheduling::computeFootprintFloor(const Problem &problem) {
+FootprintFloor mlir::memsched::scheduling::computeFootprintFloor(
+    const Problem &problem, const std::vector<int64_t> *placedElsewhere) {
   FootprintFloor floor;
   floor.residentBytes = problem.residentBytes();
   std::vector<bool> escaping = problem.escapingBuffers();
@@ -84,6 +84,8 @@ mlir::memsched::scheduling::computeFootprintFloor(const Problem &problem) {
       if (b.kind == BufferKind::Transient && !escaping[buffer])
         bytes += b.sizeBytes;
     }
+    if (placedElsewhere)
+      bytes -= (*placedElsewhere)[task];
     if (bytes > floor.workingSetBytes) {
       floor.workingSetBytes = bytes;
       floor.task = task;

@@ -314,19 +314,17 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
 /// results and workspace).
 static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
                             int64_t smallestFootprint) {
-  sched::FootprintFloor floor =
-      sched::computeFootprintFloor(graph.getProblem());
-  // The plans may write in place, which lets a result share an operand's
-  // buffer and lowers the floor of the input: never state a bound the plans
-  // beat.
+  sched::FootprintFloor floor = computeFunctionFloor(graph);
+  // A bound the plans beat (below what the model allows) is never stated.
   if (floor.task == sched::kNoId || floor.bytes() > smallestFootprint)
     return;
   diag.attachNote(graph.getOp(floor.task)->getLoc())
       << "no plan goes below " << formatBytes(floor.bytes()) << " ("
       << floor.bytes() << " B): resident " << floor.residentBytes
       << " B + returned " << floor.escapingBytes
-      << " B + this op's other operands, results and workspace, "
-      << floor.workingSetBytes << " B, which must be in device memory at once";
+      << " B + this op's working set, " << floor.workingSetBytes
+      << " B (operands, results that cannot share an operand's buffer, "
+         "workspace), which must be in device memory at once";
 }
 
 LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,

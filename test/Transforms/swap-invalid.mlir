@@ -14,9 +14,8 @@
 // working set, or simply out of reach) with one error stating the smallest
 // reachable footprint and a note on the op that bounds every plan, and
 // leave the IR unchanged (verify-diagnostics fails on any other output).
-// The notes' figures are checked only where they are right: they ignore
-// in-place writes, so they can be above the footprint a plan reaches (a
-// known bug).
+// The notes' bound lets an elementwise result share an operand's buffer,
+// as the plans' in-place writes do, so it is never above what they reach.
 
 //--- unknown-algorithm.mlir
 // Tests that an unknown algorithm is refused by the option parser.
@@ -38,7 +37,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // expected-error @below {{cannot meet the budget of 150 B (150 B) for '@f'; the smallest reachable footprint is 192 B (192 B, the function as it is)}}
 func.func @f(%a: tensor<16xf32>) -> tensor<16xf32> {
   %e0 = tensor.empty() : tensor<16xf32>
-  // expected-note @below {{no plan goes below 192 B (192 B): resident 64 B + returned 64 B + this op's other operands, results and workspace, 64 B, which must be in device memory at once}}
+  // expected-note @below {{no plan goes below 192 B (192 B): resident 64 B + returned 64 B + this op's working set, 64 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %x = linalg.exp ins(%a : tensor<16xf32>) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
   %e1 = tensor.empty() : tensor<16xf32>
   %y = linalg.add ins(%x, %x : tensor<16xf32>, tensor<16xf32>) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
@@ -56,8 +55,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // computing %z, and its copy out (8 us of latency) cannot end before that op
 // starts: nothing the link allows helps. With %z and %r written in place into
 // %x's buffer (returned), %y and %w are in the arena together: 256 + 512 +
-// 256 = 1024 B is the smallest footprint; 1000 B cannot be met. No floor
-// note: in-place writes beat the bound of one op's working set here.
+// 256 = 1024 B is the smallest footprint; 1000 B cannot be met. It is the
+// floor: the add computing %z holds %x and %y (%z may take %x's buffer).
 // expected-error @below {{memsched-swap: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, inplace)}}
 func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
@@ -67,6 +66,7 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e2 = tensor.empty() : tensor<64xf32>
   %w = linalg.exp ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   %e3 = tensor.empty() : tensor<64xf32>
+  // expected-note @below {{no plan goes below 1.00 KiB (1024 B): resident 256 B + returned 256 B + this op's working set, 512 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %z = linalg.add ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
@@ -89,7 +89,9 @@ func.func @f(%s: f32, %a: tensor<4096xf32>) -> tensor<4096xf32> {
   %e1 = tensor.empty() : tensor<4096xf32>
   %y = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%x : tensor<4096xf32>) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
   %e2 = tensor.empty() : tensor<4096xf32>
-  // No floor note: in-place writes beat one op's working set here.
+  // The floor: %z holds %x and %y (%z may take %x's buffer), beside the
+  // resident %a and the returned buffer; the plan reaches it.
+  // expected-note @below {{no plan goes below 64.00 KiB (65536 B): resident 16384 B + returned 16384 B + this op's working set, 32768 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %z = linalg.add {memsched.cost = 1.0e-3 : f64} ins(%x, %y : tensor<4096xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096xf32>) -> tensor<4096xf32>
   %e3 = tensor.empty() : tensor<4096xf32>
   %w = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%z : tensor<4096xf32>) outs(%e3 : tensor<4096xf32>) -> tensor<4096xf32>
@@ -116,7 +118,7 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e2 = tensor.empty() : tensor<64xf32>
   %w = linalg.exp ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   %e3 = tensor.empty() : tensor<64xf32>
-  // No floor note: in-place writes beat one op's working set here.
+  // expected-note @below {{no plan goes below 1.00 KiB (1024 B): resident 256 B + returned 256 B + this op's working set, 512 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %z = linalg.add ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>

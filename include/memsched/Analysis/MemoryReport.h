@@ -15,6 +15,7 @@
 #define MEMSCHED_ANALYSIS_MEMORYREPORT_H
 
 #include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Scheduling/Footprint.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Swap.h"
 #include "memsched/Scheduling/TimeModel.h"
@@ -143,6 +144,13 @@ struct SwapTasks {
   std::vector<scheduling::IssuedSwapIn> ins;
 };
 SwapTasks collectSwapTasks(const TensorGraph &graph);
+
+/// The floor of a function (scheduling::computeFootprintFloor) with the
+/// in-place writes memsched makes: an elementwise linalg op's result may
+/// take the buffer of an input of its type, so the pair counts once. A chain
+/// of such writes ending in a returned buffer is not followed, so a plan
+/// that writes one can go below this floor.
+scheduling::FootprintFloor computeFunctionFloor(const TensorGraph &graph);
 
 /// Builds the graph of `func` and computes its figures in program order.
 /// Diagnostics from the graph builder are emitted on the IR.

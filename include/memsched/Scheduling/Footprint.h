@@ -77,8 +77,8 @@ std::optional<Footprint> computeFootprint(const Problem &problem,
 /// problem's tasks and buffers can reach: every task needs its
 /// non-escaping transient buffers and its workspace in the arena at once
 /// while it runs, and the resident and escaping buffers are held whole. An
-/// in-place write that lets a result share an operand's buffer changes the
-/// buffers, and can lower the floor.
+/// in-place write lets a result share an input's buffer, which the
+/// bytes placed elsewhere below account for.
 struct FootprintFloor {
   int64_t residentBytes = 0;
   int64_t escapingBytes = 0;
@@ -92,8 +92,14 @@ struct FootprintFloor {
   }
 };
 
-/// The floor of a verified problem.
-FootprintFloor computeFootprintFloor(const Problem &problem);
+/// The floor of a verified problem. \p placedElsewhere, if given, holds for
+/// each task the bytes of its working set that a plan may place elsewhere
+/// (a result in one of its inputs' buffers, a buffer in a returned one);
+/// they are left out of its working set, so that the floor also holds for
+/// plans that write in place.
+FootprintFloor
+computeFootprintFloor(const Problem &problem,
+                      const std::vector<int64_t> *placedElsewhere = nullptr);
 
 } // namespace scheduling
 } // namespace memsched
