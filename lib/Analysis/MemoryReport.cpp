@@ -76,33 +76,18 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   for (size_t task = 0; task < problem.numTasks(); ++task) {
     auto linalgOp =
         dyn_cast<linalg::LinalgOp>(graph.getOp(static_cast<TaskId>(task)));
-    if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-        linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+    if (!linalgOp)
       continue;
     llvm::SmallDenseSet<BufferId> taken;
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      if (linalgOp.payloadUsesValueFromOperand(&init) ||
-          !linalgOp.getMatchingIndexingMap(&init).isIdentity())
-        continue;
-      Value result = linalgOp.getTiedOpResult(&init);
-      BufferId resultBuffer = bufferOf(result);
+      BufferId resultBuffer = bufferOf(linalgOp.getTiedOpResult(&init));
       if (resultBuffer == kNoId)
         continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         BufferId buffer = bufferOf(input->get());
         if (buffer == kNoId || buffer == resultBuffer || escaping[buffer] ||
-            input->get().getType() != result.getType() ||
-            !linalgOp.getMatchingIndexingMap(input).isIdentity())
-          continue;
-        // As memsched-inplace: another operand in the same buffer would
-        // make the write not elementwise.
-        bool readTwice =
-            llvm::any_of(linalgOp->getOpOperands(), [&](OpOperand &other) {
-              return &other != input && &other != &init &&
-                     isa<ShapedType>(other.get().getType()) &&
-                     bufferOf(other.get()) == buffer;
-            });
-        if (readTwice || !taken.insert(buffer).second)
+            !mayWriteIntoInput(linalgOp, init, *input, bufferOf) ||
+            !taken.insert(buffer).second)
           continue;
         pairs[task].push_back({resultBuffer, buffer});
         break;

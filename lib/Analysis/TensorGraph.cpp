@@ -548,3 +548,26 @@ TensorGraph::buildOrEmitError(func::FuncOp func, const CostModel &costModel,
     return std::nullopt;
   return graph;
 }
+
+bool mlir::memsched::mayWriteIntoInput(
+    Operation *op, OpOperand &init, OpOperand &input,
+    llvm::function_ref<int32_t(Value)> bufferOf) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      linalgOp.getNumLoops() != linalgOp.getNumParallelLoops() ||
+      linalgOp.payloadUsesValueFromOperand(&init) ||
+      !linalgOp.getMatchingIndexingMap(&init).isIdentity() ||
+      !linalgOp.getMatchingIndexingMap(&input).isIdentity() ||
+      input.get().getType() != linalgOp.getTiedOpResult(&init).getType())
+    return false;
+  int32_t buffer = bufferOf(input.get());
+  if (buffer < 0)
+    return false;
+  // Another operand in the same buffer would make the write not
+  // elementwise.
+  return llvm::none_of(op->getOpOperands(), [&](OpOperand &other) {
+    return &other != &input && &other != &init &&
+           isa<ShapedType>(other.get().getType()) &&
+           bufferOf(other.get()) == buffer;
+  });
+}

@@ -71,21 +71,16 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   for (sched::TaskId task = 0;
        task < static_cast<sched::TaskId>(graph.getNumTasks()); ++task) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(graph.getOp(task));
-    if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-        linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+    if (!linalgOp)
       continue;
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      if (linalgOp.payloadUsesValueFromOperand(&init) ||
-          !linalgOp.getMatchingIndexingMap(&init).isIdentity())
-        continue;
       Value result = linalgOp.getTiedOpResult(&init);
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         Value candidate = input->get();
         sched::BufferId buffer = getBuffer(candidate);
-        if (candidate.getType() != result.getType() ||
-            !linalgOp.getMatchingIndexingMap(input).isIdentity() ||
-            buffer == sched::kNoId || escaping[buffer] ||
-            lastUse[buffer] != task || swappedOut.contains(buffer))
+        if (!mayWriteIntoInput(linalgOp, init, *input, getBuffer) ||
+            escaping[buffer] || lastUse[buffer] != task ||
+            swappedOut.contains(buffer))
           continue;
         // The results of a call may alias each other (a callee returning
         // one value twice) or its arguments, which one-shot bufferization
@@ -101,16 +96,6 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
         bool isArgument = isa<BlockArgument>(candidate);
         if (info.kind == sched::BufferKind::Resident &&
             !(isArgument && donateArguments))
-          continue;
-        // Another operand of this op in the same buffer (other than the
-        // input itself) would make the access non-elementwise.
-        bool shared =
-            llvm::any_of(linalgOp->getOpOperands(), [&](OpOperand &other) {
-              return &other != input && &other != &init &&
-                     isa<ShapedType>(other.get().getType()) &&
-                     getBuffer(other.get()) == buffer;
-            });
-        if (shared)
           continue;
         sched::BufferId resultBuffer = getBuffer(result);
         init.set(candidate);

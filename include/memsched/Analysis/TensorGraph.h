@@ -31,6 +31,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <string>
@@ -117,6 +118,17 @@ private:
 
   friend class TensorGraphBuilder;
 };
+
+/// Whether the result of `op` tied to `init` may be written into the buffer
+/// of the input `input`, as far as the op itself tells: the op is
+/// elementwise on tensors (every loop parallel), its payload does not read
+/// `init`, the input and the init are read through identity maps, the input
+/// has the result's type, and no other operand of the op is in the input's
+/// buffer (`bufferOf` gives a value's buffer id, or a negative id for none).
+/// memsched-inplace adds the order and ownership conditions; the floor of
+/// the report uses it as is.
+bool mayWriteIntoInput(Operation *op, OpOperand &init, OpOperand &input,
+                       llvm::function_ref<int32_t(Value)> bufferOf);
 
 } // namespace mlir::memsched
 
