@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <queue>
 
 using namespace mlir::memsched::scheduling;
@@ -66,6 +67,11 @@ public:
 private:
   bool joinPredecessor(int32_t v);
   bool joinSuccessor(int32_t u);
+  /// Merges task `gone` into task `keep`, which run back to back (`keep`
+  /// first if `keepRunsFirst`): buffers `diesInside` selects leave the
+  /// graph, the others and every edge of `gone` move to `keep`.
+  void absorb(int32_t gone, int32_t keep, bool keepRunsFirst,
+              const std::function<bool(int32_t)> &diesInside);
   void mark(const std::vector<int32_t> &tasks) {
     ++stamp;
     for (int32_t task : tasks)
@@ -178,29 +184,13 @@ bool Folder::joinPredecessor(int32_t v) {
   if (produced + workspace[v] > workspace[u] + surelyFreed)
     return false;
 
-  // Merge v into u.
+  // Merge v into u. v's buffers that only u and v use die inside.
   workspace[u] += internal - produced;
-  for (int32_t buffer : taskBuffers[v]) {
-    bool isInternal = !escapes[buffer] && users[buffer].size() == 2 &&
-                      std::find(users[buffer].begin(), users[buffer].end(),
-                                u) != users[buffer].end();
-    if (isInternal) {
-      users[buffer].clear();
-      erase(taskBuffers[u], buffer);
-      continue;
-    }
-    replaceOrErase(users[buffer], v, u);
-    insertUnique(taskBuffers[u], buffer);
-  }
-  erase(succs[u], v);
-  for (int32_t succ : succs[v]) {
-    replaceOrErase(preds[succ], v, u);
-    insertUnique(succs[u], succ);
-    enqueue(succ);
-  }
-  members[u].insert(members[u].end(), members[v].begin(), members[v].end());
-  alive[v] = false;
-  enqueue(u);
+  absorb(v, u, /*keepRunsFirst=*/true, [&](int32_t buffer) {
+    return !escapes[buffer] && users[buffer].size() == 2 &&
+           std::find(users[buffer].begin(), users[buffer].end(), u) !=
+               users[buffer].end();
+  });
   return true;
 }
 
@@ -261,33 +251,51 @@ bool Folder::joinSuccessor(int32_t u) {
   if (freedInputs > internal + workspace[v])
     return false;
 
-  // Merge u into v.
+  // Merge u into v. u's buffers that only u and v use die inside.
   workspace[v] += internal - freedInputs;
-  for (int32_t buffer : taskBuffers[u]) {
-    bool diesInside = !escapes[buffer];
-    for (int32_t user : users[buffer])
-      if (user != u && user != v)
-        diesInside = false;
-    if (diesInside) {
+  absorb(u, v, /*keepRunsFirst=*/false, [&](int32_t buffer) {
+    return !escapes[buffer] &&
+           std::all_of(users[buffer].begin(), users[buffer].end(),
+                       [&](int32_t user) { return user == u || user == v; });
+  });
+  return true;
+}
+
+void Folder::absorb(int32_t gone, int32_t keep, bool keepRunsFirst,
+                    const std::function<bool(int32_t)> &diesInside) {
+  for (int32_t buffer : taskBuffers[gone]) {
+    if (diesInside(buffer)) {
       users[buffer].clear();
-      erase(taskBuffers[v], buffer);
+      erase(taskBuffers[keep], buffer);
       continue;
     }
-    replaceOrErase(users[buffer], u, v);
-    insertUnique(taskBuffers[v], buffer);
+    replaceOrErase(users[buffer], gone, keep);
+    insertUnique(taskBuffers[keep], buffer);
   }
-  erase(preds[v], u);
-  for (int32_t pred : preds[u]) {
-    replaceOrErase(succs[pred], u, v);
-    insertUnique(preds[v], pred);
+  // The edge between the two disappears; the other task's other edges
+  // move to the one kept.
+  erase(succs[keep], gone);
+  erase(preds[keep], gone);
+  for (int32_t pred : preds[gone]) {
+    if (pred == keep)
+      continue;
+    replaceOrErase(succs[pred], gone, keep);
+    insertUnique(preds[keep], pred);
     enqueue(pred);
   }
-  std::vector<TaskId> group = std::move(members[u]);
-  group.insert(group.end(), members[v].begin(), members[v].end());
-  members[v] = std::move(group);
-  alive[u] = false;
-  enqueue(v);
-  return true;
+  for (int32_t succ : succs[gone]) {
+    if (succ == keep)
+      continue;
+    replaceOrErase(preds[succ], gone, keep);
+    insertUnique(succs[keep], succ);
+    enqueue(succ);
+  }
+  std::vector<TaskId> first = std::move(members[keepRunsFirst ? keep : gone]);
+  const std::vector<TaskId> &second = members[keepRunsFirst ? gone : keep];
+  first.insert(first.end(), second.begin(), second.end());
+  members[keep] = std::move(first);
+  alive[gone] = false;
+  enqueue(keep);
 }
 
 FoldedProblem Folder::build() const {
