@@ -285,7 +285,16 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
     }
   }
   for (size_t task = 0; task < graph.getNumTasks(); ++task) {
-    auto swapIn = dyn_cast<SwapInOp>(graph.getOp(static_cast<TaskId>(task)));
+    Operation *op = graph.getOp(static_cast<TaskId>(task));
+    if (auto wait = dyn_cast<SwapWaitOp>(op)) {
+      // Tasks are in program order: the first wait releases the buffer.
+      TaskId &release =
+          swaps.outs[outIndex.lookup(wait.getSource().getDefiningOp())].release;
+      if (release == kNoId)
+        release = static_cast<TaskId>(task);
+      continue;
+    }
+    auto swapIn = dyn_cast<SwapInOp>(op);
     if (!swapIn)
       continue;
     IssuedSwapIn in;

@@ -59,11 +59,14 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
                                             SymbolTable &symbols, bool toGpu) {
   SmallVector<SwapOutOp> outs;
   SmallVector<SwapInOp> ins;
+  SmallVector<SwapWaitOp> waits;
   func.walk([&](Operation *op) {
     if (auto out = dyn_cast<SwapOutOp>(op))
       outs.push_back(out);
     else if (auto in = dyn_cast<SwapInOp>(op))
       ins.push_back(in);
+    else if (auto wait = dyn_cast<SwapWaitOp>(op))
+      waits.push_back(wait);
   });
   if (outs.empty())
     return success();
@@ -115,6 +118,13 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     if (!first || in->isBeforeInBlock(first))
       first = in;
   }
+  // The first planned stall of each swap-out.
+  DenseMap<Operation *, SwapWaitOp> waitOf;
+  for (SwapWaitOp wait : waits) {
+    SwapWaitOp &first = waitOf[wait.getSource().getDefiningOp()];
+    if (!first || wait->isBeforeInBlock(first))
+      first = wait;
+  }
   for (SwapOutOp out : outs) {
     OpBuilder b(out);
     Location at = out.getLoc();
@@ -136,15 +146,17 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     // The device buffer is free once the copy is done: wait for it where the
     // time model says it has ended, so that buffer planning reuses the
     // buffer from there on (it keeps a buffer live until the wait), and at
-    // the latest right before the swap-in.
+    // the latest at a planned stall or right before the swap-in.
     double copySeconds =
         costs->getDevice().copyLatency +
         static_cast<double>(*getStorageBytes(out.getSource().getType())) /
             std::max(costs->getDevice().deviceToHostBandwidth, 1.0);
     Operation *swapIn = inOf.lookup(out);
+    Operation *stall = waitOf.lookup(out);
     Operation *release = out->getNextNode();
-    for (double elapsed = 0; release != swapIn && elapsed < copySeconds &&
-                             !release->hasTrait<OpTrait::IsTerminator>();
+    for (double elapsed = 0;
+         release != swapIn && release != stall && elapsed < copySeconds &&
+         !release->hasTrait<OpTrait::IsTerminator>();
          release = release->getNextNode())
       elapsed += costs->getCost(release).seconds;
     OpBuilder releaseBuilder(release);
@@ -185,6 +197,9 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
                                                     /*writable=*/true);
     in.getResult().replaceAllUsesWith(tensor.getResult());
   }
+  // On CPU the copies are synchronous: a stall has nothing to wait for.
+  for (SwapWaitOp wait : waits)
+    wait.erase();
   for (SwapInOp in : ins)
     in.erase();
   for (SwapOutOp out : outs)
@@ -206,8 +221,8 @@ void LowerSwapsPass::runOnOperation() {
   bool supported = true;
   for (func::FuncOp func : funcs) {
     WalkResult swaps = func.walk([](Operation *op) {
-      return isa<SwapOutOp, SwapInOp>(op) ? WalkResult::interrupt()
-                                          : WalkResult::advance();
+      return isa<SwapOutOp, SwapInOp, SwapWaitOp>(op) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
     });
     if (swaps.wasInterrupted() && !func.getBody().hasOneBlock()) {
       emitError(func.getLoc()) << "memsched-lower-swaps handles single-block "

@@ -51,9 +51,10 @@ public:
                                          std::string *error) const;
 
   /// The decision swapping `uses` across its gap (events[gap-1],
-  /// events[gap]), prefetched at `prefetch` (a position).
+  /// events[gap]), prefetched at `prefetch` (a position), compute waiting
+  /// for the copy out before position `release` (-1: no stall).
   SwapDecision makeDecision(const BufferUses &uses, size_t gap,
-                            int32_t prefetch) const;
+                            int32_t prefetch, int32_t release = -1) const;
   /// The latest prefetch position in [a, c-1] whose compute up to c covers
   /// the swap-in time of `bytes`.
   int32_t justInTimePrefetch(int32_t a, int32_t c, int64_t bytes) const;
@@ -243,7 +244,8 @@ int32_t SwapContext::justInTimePrefetch(int32_t a, int32_t c,
 }
 
 SwapDecision SwapContext::makeDecision(const BufferUses &uses, size_t gap,
-                                       int32_t prefetch) const {
+                                       int32_t prefetch,
+                                       int32_t release) const {
   SwapDecision decision;
   decision.buffer = uses.buffer;
   decision.value = uses.value;
@@ -252,27 +254,48 @@ SwapDecision SwapContext::makeDecision(const BufferUses &uses, size_t gap,
   decision.prefetchAfter = order[prefetch];
   decision.firstLateUse = order[uses.events[gap]];
   decision.lastLateUse = order[uses.events.back()];
+  if (release >= 0)
+    decision.releaseBefore = order[release];
   return decision;
 }
 
 std::vector<CopyTask> mlir::memsched::scheduling::makeSwapCopies(
-    const Problem &problem, const std::vector<SwapDecision> &swaps) {
-  std::vector<CopyTask> copies;
-  copies.reserve(2 * swaps.size());
-  for (const SwapDecision &swap : swaps) {
+    const Problem &problem, const std::vector<TaskId> &order,
+    const std::vector<SwapDecision> &swaps) {
+  size_t count = swaps.size();
+  std::vector<int32_t> position(order.size(), 0);
+  for (size_t pos = 0; pos < order.size(); ++pos)
+    position[order[pos]] = static_cast<int32_t>(pos);
+  // By position: the swap-out compute stalls for right before that task and
+  // that ends last (copies out run in issue order), or -1.
+  std::vector<int32_t> stallAt(order.size(), -1);
+  for (size_t i = 0; i < count; ++i) {
+    const SwapDecision &swap = swaps[i];
+    if (swap.releaseBefore == kNoId)
+      continue;
+    int32_t &last = stallAt[position[swap.releaseBefore]];
+    if (last < 0 ||
+        position[swaps[last].issueAfter] <= position[swap.issueAfter])
+      last = static_cast<int32_t>(i);
+  }
+  std::vector<CopyTask> copies(2 * count);
+  for (size_t i = 0; i < count; ++i) {
+    const SwapDecision &swap = swaps[i];
     int64_t bytes = problem.value(swap.value).sizeBytes;
-    CopyTask out;
+    CopyTask &out = copies[i];
     out.bytes = bytes;
     out.direction = CopyDirection::DeviceToHost;
     out.issuedAfter = swap.issueAfter;
-    CopyTask in;
+    out.neededBy = swap.releaseBefore;
+    CopyTask &in = copies[count + i];
     in.bytes = bytes;
     in.direction = CopyDirection::HostToDevice;
     in.issuedAfter = swap.prefetchAfter;
     in.neededBy = swap.firstLateUse;
-    in.afterCopy = static_cast<int32_t>(copies.size());
-    copies.push_back(out);
-    copies.push_back(in);
+    in.afterCopy = static_cast<int32_t>(i);
+    size_t next = static_cast<size_t>(position[swap.prefetchAfter]) + 1;
+    if (next < order.size())
+      in.stallCopy = stallAt[next];
   }
   return copies;
 }
@@ -323,8 +346,16 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
       return fail("swap decision for buffer #" + std::to_string(swap.buffer) +
                   " is out of order (definer <= last early use <= prefetch < "
                   "first late use <= last late use)");
+    if (swap.releaseBefore != kNoId &&
+        (swap.releaseBefore < 0 || swap.releaseBefore >= n ||
+         !(a < position[swap.releaseBefore] &&
+           position[swap.releaseBefore] <= p)))
+      return fail("swap decision for buffer #" + std::to_string(swap.buffer) +
+                  " stalls out of order (last early use < release <= "
+                  "prefetch)");
   }
-  std::vector<CopyTask> copies = makeSwapCopies(problem, swaps);
+  std::vector<CopyTask> copies = makeSwapCopies(problem, order, swaps);
+  size_t count = swaps.size();
   std::optional<Timeline> timeline =
       simulateTime(problem, order, copies, link, error);
   if (!timeline)
@@ -342,8 +373,12 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
     int64_t held = problem.buffer(swap.buffer).sizeBytes;
     int64_t bytes = problem.value(swap.value).sizeBytes;
     int32_t holdEnd = std::min(
-        std::max(a, firstEndingAtOrAfter(endAt, timeline->copies[2 * i].end)),
-        e);
+        std::max(a, firstEndingAtOrAfter(endAt, timeline->copies[i].end)), e);
+    // Compute waits for the copy before the release task: the buffer is
+    // free there whenever the copy ends.
+    if (swap.releaseBefore != kNoId)
+      holdEnd = std::min(holdEnd, position[swap.releaseBefore] - 1);
+    evaluation.outEnds.push_back(timeline->copies[i].end);
     int32_t inFrom = p + 1;
     delta[holdEnd + 1] -= held;
     delta[e + 1] += held;
@@ -354,8 +389,8 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
     double readerStart = timeline->tasks[swap.firstLateUse].start;
     double previousEnd = c > 0 ? endAt[c - 1] : 0.0;
     evaluation.stalls.push_back(readerStart > previousEnd &&
-                                timeline->copies[2 * i + 1].end >= readerStart);
-    for (size_t k = 2 * i; k <= 2 * i + 1; ++k)
+                                timeline->copies[count + i].end >= readerStart);
+    for (size_t k : {i, count + i})
       evaluation.transferSeconds +=
           timeline->copies[k].end - timeline->copies[k].start;
   }
@@ -366,6 +401,9 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
     evaluation.liveBytes[pos] += running;
   }
   settlePeak(evaluation);
+  evaluation.startAt.resize(n);
+  for (int32_t pos = 0; pos < n; ++pos)
+    evaluation.startAt[pos] = timeline->tasks[order[pos]].start;
   evaluation.computeSeconds = timeline->computeTime;
   evaluation.makespanSeconds = timeline->makespan;
   return evaluation;
@@ -448,7 +486,8 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
   std::optional<SwapEvaluation> current = context.evaluate(swaps, error);
   if (!current)
     return false;
-  std::vector<bool> used(context.candidates.size(), false);
+  // By candidate: the index of its swap in `swaps`, or -1.
+  std::vector<int32_t> swapOf(context.candidates.size(), -1);
   int64_t smallest = current->peakTransientBytes;
   while (current->peakTransientBytes > budget) {
     int32_t k = current->peakStep;
@@ -458,28 +497,48 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
       lastOverUpTo[step] = current->liveBytes[step] > budget
                                ? static_cast<int32_t>(step)
                                : (step ? lastOverUpTo[step - 1] : -1);
+    // A choice is a new swap, or (existing >= 0) a stall that makes an
+    // earlier swap's buffer free at step k.
     struct Choice {
       double score;
       int64_t freed;
       size_t index;
       size_t gap;
       int32_t prefetch;
+      int32_t release;
+      int32_t existing;
     };
     std::vector<Choice> choices;
     for (size_t index = 0; index < context.candidates.size(); ++index) {
-      if (used[index])
-        continue;
       const BufferUses &uses = context.candidates[index];
+      int64_t freed = context.problem.buffer(uses.buffer).sizeBytes;
+      if (int32_t existing = swapOf[index]; existing >= 0) {
+        // Still held at k because its copy out has not ended: stall for it.
+        const SwapDecision &swap = swaps[existing];
+        int32_t a = context.position[swap.lastEarlyUse];
+        int32_t p = context.position[swap.prefetchAfter];
+        int32_t r = swap.releaseBefore == kNoId
+                        ? INT32_MAX
+                        : context.position[swap.releaseBefore];
+        double outEnd = current->outEnds[existing];
+        if (!options.allowStalls || !(a < k && k <= p && k < r) ||
+            outEnd <= current->startAt[k])
+          continue;
+        double stall = outEnd - current->startAt[k];
+        choices.push_back({stall / static_cast<double>(freed), freed, index, 0,
+                           p, k, existing});
+        continue;
+      }
       size_t gap = context.gapAround(uses, k);
       if (gap == 0)
         continue;
       int32_t a = uses.events[gap - 1], c = uses.events[gap];
       int64_t bytes = context.valueBytes(uses.value);
-      int64_t freed = context.problem.buffer(uses.buffer).sizeBytes;
       // The copy out must be done by the time step k starts, or the swap
-      // frees nothing there.
+      // frees nothing there unless compute waits for it before step k.
       double outTime = context.copySeconds(bytes, /*toDevice=*/false);
-      if (context.computeBetween(uses.definer + 1, k) < outTime)
+      double outShort = outTime - context.computeBetween(uses.definer + 1, k);
+      if (outShort > 0 && !options.allowStalls)
         continue;
       // Prefetching before a later step of the gap that is over budget too
       // would hold the copy there.
@@ -488,9 +547,10 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
           std::max(context.justInTimePrefetch(a, c, bytes), lastOver);
       double inTime = context.copySeconds(bytes, /*toDevice=*/true);
       double exposed =
-          std::max(0.0, inTime - context.computeBetween(prefetch + 1, c));
-      choices.push_back(
-          {exposed / static_cast<double>(freed), freed, index, gap, prefetch});
+          std::max(0.0, inTime - context.computeBetween(prefetch + 1, c)) +
+          std::max(0.0, outShort);
+      choices.push_back({exposed / static_cast<double>(freed), freed, index,
+                         gap, prefetch, outShort > 0 ? k : -1, -1});
     }
     if (choices.empty())
       break;
@@ -510,9 +570,14 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
     for (const Choice &choice : choices) {
       if (excess <= 0)
         break;
-      used[choice.index] = true;
-      swaps.push_back(context.makeDecision(context.candidates[choice.index],
-                                           choice.gap, choice.prefetch));
+      if (choice.existing >= 0) {
+        swaps[choice.existing].releaseBefore = context.order[choice.release];
+      } else {
+        swapOf[choice.index] = static_cast<int32_t>(swaps.size());
+        swaps.push_back(context.makeDecision(context.candidates[choice.index],
+                                             choice.gap, choice.prefetch,
+                                             choice.release));
+      }
       excess -= choice.freed;
     }
     std::optional<SwapEvaluation> next = context.evaluate(swaps, error);
@@ -547,8 +612,34 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
       current = std::move(*next);
     }
   }
+  // Stall later (less, or not at all) while the budget allows: try halving
+  // distances towards the prefetch, then no stall.
+  for (size_t i = 0; i < swaps.size(); ++i) {
+    if (swaps[i].releaseBefore == kNoId)
+      continue;
+    int32_t r = context.position[swaps[i].releaseBefore];
+    int32_t p = context.position[swaps[i].prefetchAfter];
+    std::vector<int32_t> tries;
+    for (int32_t step = 1; r + step <= p; step *= 2)
+      tries.push_back(r + step);
+    tries.push_back(-1);
+    for (int32_t later : tries) {
+      if (outOfWork())
+        return true;
+      std::vector<SwapDecision> trial = swaps;
+      trial[i].releaseBefore = later < 0 ? kNoId : context.order[later];
+      std::optional<SwapEvaluation> next = context.evaluate(trial, error);
+      if (!next)
+        return false;
+      if (next->peakTransientBytes <= budget &&
+          next->makespanSeconds < current.makespanSeconds - 1e-15) {
+        swaps = std::move(trial);
+        current = std::move(*next);
+      }
+    }
+  }
   // Move stalling prefetches earlier while the budget allows: try halving
-  // distances towards the gap's start and keep the best.
+  // distances towards the gap's start (or the stall) and keep the best.
   for (size_t i = 0; i < swaps.size(); ++i) {
     if (current.exposedSeconds() <= 0)
       break;
@@ -557,6 +648,8 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
     if (!current.stalls[i])
       continue;
     int32_t a = context.position[swaps[i].lastEarlyUse];
+    if (swaps[i].releaseBefore != kNoId)
+      a = context.position[swaps[i].releaseBefore];
     int32_t p = context.position[swaps[i].prefetchAfter];
     std::vector<int32_t> tries;
     for (int32_t step = 1; p - step > a; step *= 2)
@@ -675,8 +768,10 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
         continue;
       int32_t a = uses.events[gap - 1], c = uses.events[gap];
       // One task ahead, but never at the gap's start: the swap-in would
-      // then coexist with the buffer it replaces.
-      swaps.push_back(context.makeDecision(uses, gap, std::max(a + 1, c - 2)));
+      // then coexist with the buffer it replaces. Like vDNN, compute waits
+      // for the copy out after the buffer's last early use.
+      swaps.push_back(
+          context.makeDecision(uses, gap, std::max(a + 1, c - 2), a + 1));
     }
     std::optional<SwapEvaluation> after = context.evaluate(swaps, error);
     if (!after)
@@ -755,9 +850,13 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwapExhaustive(
     bufferTaken[uses.buffer] = true;
     int32_t a = uses.events[choice.gap - 1], c = uses.events[choice.gap];
     for (int32_t p = a; p < c; ++p) {
-      swaps.push_back(context.makeDecision(uses, choice.gap, p));
-      visit(next + 1);
-      swaps.pop_back();
+      for (int32_t r = options.allowStalls ? a + 1 : p + 1; r <= p + 1; ++r) {
+        // r == p + 1 stands for no stall.
+        swaps.push_back(
+            context.makeDecision(uses, choice.gap, p, r <= p ? r : -1));
+        visit(next + 1);
+        swaps.pop_back();
+      }
     }
     bufferTaken[uses.buffer] = false;
   };
@@ -793,6 +892,7 @@ mlir::memsched::scheduling::simulateIssuedSwaps(
     copy.bytes = out.bytes;
     copy.direction = CopyDirection::DeviceToHost;
     copy.issuedAfter = out.task;
+    copy.neededBy = out.release;
     copies.push_back(copy);
   }
   for (const IssuedSwapIn &in : ins) {
@@ -813,8 +913,11 @@ mlir::memsched::scheduling::simulateIssuedSwaps(
     return std::nullopt;
   int32_t n = static_cast<int32_t>(order.size());
   std::vector<double> endAt(n);
-  for (int32_t pos = 0; pos < n; ++pos)
+  std::vector<int32_t> position(problem.numTasks(), 0);
+  for (int32_t pos = 0; pos < n; ++pos) {
     endAt[pos] = timeline->tasks[order[pos]].end;
+    position[order[pos]] = pos;
+  }
 
   IssuedSwapProfile result;
   std::vector<bool> escaping = problem.escapingBuffers();
@@ -826,9 +929,11 @@ mlir::memsched::scheduling::simulateIssuedSwaps(
     if (buffer.kind != BufferKind::Transient || escaping[out.buffer] ||
         !lifetime.isLive())
       continue;
-    int32_t holdEnd = std::max(
-        lifetime.end, firstEndingAtOrAfter(endAt, timeline->copies[i].end));
-    holdEnd = std::min(holdEnd, n - 1);
+    int32_t copyEnd = firstEndingAtOrAfter(endAt, timeline->copies[i].end);
+    // Compute waits for the copy at the release task: free after it.
+    if (out.release != kNoId)
+      copyEnd = std::min(copyEnd, position[out.release]);
+    int32_t holdEnd = std::min(std::max(lifetime.end, copyEnd), n - 1);
     if (holdEnd > lifetime.end) {
       delta[lifetime.end + 1] += buffer.sizeBytes;
       delta[holdEnd + 1] -= buffer.sizeBytes;
@@ -923,19 +1028,33 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
     result.value(swap.value).consumers = std::move(early);
     after[position[swap.issueAfter]].push_back(out);
     after[position[swap.prefetchAfter]].push_back(in);
-    applied.outs.push_back({out, swap.buffer, bytes});
+    TaskId wait = kNoId;
+    if (swap.releaseBefore != kNoId) {
+      if (swap.releaseBefore < 0 ||
+          static_cast<size_t>(swap.releaseBefore) >= n ||
+          position[swap.releaseBefore] == 0)
+        return fail("swap decision stalls before an invalid task");
+      Task waitTask;
+      waitTask.name = "swap_wait";
+      wait = result.addTask(waitTask);
+      result.addConsumer(hostId, wait);
+      after[position[swap.releaseBefore] - 1].push_back(wait);
+    }
+    applied.outs.push_back({out, swap.buffer, bytes, wait});
     applied.ins.push_back(
         {in, static_cast<int32_t>(i), swap.firstLateUse, bytes});
   }
-  // Swap-outs at a position run before swap-ins there (a swap-in never
-  // precedes its own swap-out).
+  // At one position swap-outs run first (a swap-in never precedes the
+  // swap-out it reads), then waits, then swap-ins: a swap-in issued where
+  // compute stalls takes its buffer (and starts its copy) after the stall.
+  auto rank = [&](TaskId task) {
+    const std::string &name = result.task(task).name;
+    return name == "swap_out" ? 0 : name == "swap_wait" ? 1 : 2;
+  };
   for (size_t pos = 0; pos < n; ++pos) {
     applied.order.push_back(order[pos]);
     std::stable_sort(after[pos].begin(), after[pos].end(),
-                     [&](TaskId x, TaskId y) {
-                       return (result.task(x).name == "swap_out") >
-                              (result.task(y).name == "swap_out");
-                     });
+                     [&](TaskId x, TaskId y) { return rank(x) < rank(y); });
     for (TaskId task : after[pos])
       applied.order.push_back(task);
   }

@@ -88,18 +88,20 @@ std::optional<Timeline> mlir::memsched::scheduling::simulateTime(
   }
 
   for (size_t i = 0; i < copies.size(); ++i) {
-    int32_t before = copies[i].afterCopy;
-    if (before == -1)
-      continue;
-    if (before < 0 || static_cast<size_t>(before) >= copies.size() ||
-        static_cast<size_t>(before) == i)
-      return fail(describeCopy(copies, i) + " waits for copy #" +
-                  std::to_string(before) + ", which does not exist");
-    if (issuePosition[before] > issuePosition[i] ||
-        (issuePosition[before] == issuePosition[i] &&
-         static_cast<size_t>(before) > i))
-      return fail(describeCopy(copies, i) + " waits for " +
-                  describeCopy(copies, before) + ", which is issued after it");
+    for (int32_t before : {copies[i].afterCopy, copies[i].stallCopy}) {
+      if (before == -1)
+        continue;
+      if (before < 0 || static_cast<size_t>(before) >= copies.size() ||
+          static_cast<size_t>(before) == i)
+        return fail(describeCopy(copies, i) + " waits for copy #" +
+                    std::to_string(before) + ", which does not exist");
+      if (issuePosition[before] > issuePosition[i] ||
+          (issuePosition[before] == issuePosition[i] &&
+           static_cast<size_t>(before) > i))
+        return fail(describeCopy(copies, i) + " waits for " +
+                    describeCopy(copies, before) +
+                    ", which is issued after it");
+    }
   }
 
   std::vector<size_t> issueOrder(copies.size());
@@ -133,6 +135,8 @@ std::optional<Timeline> mlir::memsched::scheduling::simulateTime(
         start = std::max(start, timeline.tasks[copy.waitsFor].end);
       if (copy.afterCopy != -1)
         start = std::max(start, timeline.copies[copy.afterCopy].end);
+      if (copy.stallCopy != -1)
+        start = std::max(start, timeline.copies[copy.stallCopy].end);
       double &engine = engineFree[toDevice ? 1 : 0];
       start = std::max(start, engine);
       double bandwidth = toDevice ? link.hostToDeviceBytesPerSecond

@@ -67,6 +67,14 @@ void mlir::memsched::applySwapDecisions(
     });
     hostCopies.push_back(out->getResult(0));
   }
+  // A planned stall waits right before the release task's first op.
+  for (auto [index, swap] : llvm::enumerate(swaps)) {
+    if (swap.releaseBefore == sched::kNoId)
+      continue;
+    Value value = mapping.lookup(graph.getValue(swap.value));
+    OpBuilder builder(mapping.lookup(graph.getOps(swap.releaseBefore).front()));
+    SwapWaitOp::create(builder, value.getLoc(), hostCopies[index]);
+  }
   for (auto [index, swap] : llvm::enumerate(swaps)) {
     Value value = mapping.lookup(graph.getValue(swap.value));
     Operation *prefetch = lastOpOf(swap.prefetchAfter);
@@ -88,8 +96,9 @@ void mlir::memsched::applySwapDecisions(
 bool mlir::memsched::hasSwapOps(func::FuncOp func) {
   return func
       .walk([](Operation *op) {
-        return isa<SwapOutOp, SwapInOp>(op) ? WalkResult::interrupt()
-                                            : WalkResult::advance();
+        return isa<SwapOutOp, SwapInOp, SwapWaitOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }

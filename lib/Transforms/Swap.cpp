@@ -133,6 +133,7 @@ void SwapPass::runOnOperation() {
   config.allowRemat = false;
   config.swap.algorithm = algorithm;
   config.swap.minBytes = minBytes;
+  config.swap.allowStalls = allowStalls;
   config.swap.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   if (failed(runBudgetPlanning(func, costModel, config)))
     signalPassFailure();

@@ -18,8 +18,9 @@
 //
 // The swap planner's own decision (test pass) and `algorithm=everything`
 // (which swaps what is idle across the peak: only %a) show where the copies
-// go: swapped out right after the op that defines %a, prefetched just in time
-// for its late reader (after the peak op, one op ahead of the reader: the ops
+// go: swapped out right after the op that defines %a, waited for right
+// after its last early use (everything stalls for its copies as vDNN does;
+// here the copy has long ended), prefetched just in time for its late reader (after the peak op, one op ahead of the reader: the ops
 // take 1 ms, the copy about 13 us), which then reads the swapped-in tensor;
 // the copies are hidden; CSE and canonicalization keep the ops; a budget
 // already met changes nothing.
@@ -34,6 +35,8 @@
 // CHECK: %[[A:.*]] = linalg.exp {{.*}}ins(%{{.*}} : tensor<256x256xf32>)
 // CHECK-NEXT: %[[H:.*]] = memsched.swap_out %[[A]] : tensor<256x256xf32> -> !memsched.host<tensor<256x256xf32>>
 // CHECK: linalg.exp {{.*}}ins(%[[A]] :
+// CHECK: memsched.swap_wait %[[H]]
+// CHECK-NEXT: linalg.exp
 // CHECK: linalg.add
 // CHECK: %[[BACK:.*]] = memsched.swap_in %[[H]] : !memsched.host<tensor<256x256xf32>> -> tensor<256x256xf32>
 // CHECK: %[[G:.*]] = linalg.exp

@@ -35,8 +35,10 @@ def MemschedLowerSwapsPass : Pass<"memsched-lower-swaps", "mlir::ModuleOp"> {
     (`gpu.host_register`) on entry; a swap-out becomes an asynchronous
     `gpu.memcpy` on its own stream from the tensor's buffer into its slot,
     and a `gpu.wait` on it is placed before the first op that starts after
-    the copy ends in the time model of `device` (at the latest before the
-    swap-in): buffer planning keeps the buffer live until that wait. A
+    the copy ends in the time model of `device` (at the latest at the
+    first `memsched.swap_wait` on it, a planned stall, or before the
+    swap-in): buffer planning keeps the buffer live until that wait. On
+    CPU, `memsched.swap_wait` is erased (the copies are synchronous). A
     swap-in becomes a `memref.alloc` (planned into the arena like any
     buffer) filled by an asynchronous `gpu.memcpy` from the slot, and a
     `gpu.wait` on it right before the first op reading the result, so

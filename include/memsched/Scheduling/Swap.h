@@ -15,24 +15,30 @@
 // Device memory is counted per step, conservatively in time: a swapped-out
 // buffer is held through every step that starts (or follows an idle gap
 // that starts) before its copy ends; a swapped-in buffer is held from the
-// first step that ends after its copy starts. The same rule decides
+// first step that ends after its copy starts. A swap may also stall
+// compute: a chosen task waits for the copy out to end, and the buffer is
+// free from that task on (vDNN's synchronisation, placed by cost). The
+// same rule decides
 // simulateIssuedSwaps() on a problem whose swaps are tasks (the graph of a
 // function that has memsched.swap_out/swap_in ops), and the planner's own
 // evaluation never reports less than that simulation of the plan applied.
 //
 // Algorithms:
 //  - `planned`: at the peak step, swap the live buffer whose copies hide best
-//    behind compute (least estimated exposed copy time per byte freed, the
-//    largest buffer among those that hide completely), prefetched just in
-//    time; re-simulate; repeat until the budget holds. Then drop swaps the
-//    budget does not need and move prefetches that stall compute earlier
-//    while the budget allows.
+//    behind compute (least estimated exposed copy time, stalls included, per
+//    byte freed; the largest buffer among those that hide completely),
+//    prefetched just in time, or make an earlier swap's copy out release
+//    its buffer at the peak by stalling for it; re-simulate; repeat until
+//    the budget holds. Then drop swaps the budget does not need, move stalls
+//    later and prefetches that stall compute earlier while the budget
+//    allows.
 //  - `size-idle`: the greedy rule of TFLMS/Capuchin-style planners: rank the
 //    candidates by bytes times idle time and swap in that order until the
 //    budget holds, prefetched just in time.
 //  - `everything`: vDNN: swap every candidate idle across the peak step
-//    (what the forward pass keeps for the backward pass), each prefetched
-//    one task before its first late reader; ignores the budget.
+//    (what the forward pass keeps for the backward pass), compute waiting
+//    for each copy out right after the buffer's last early use, each
+//    prefetched one task before its first late reader; ignores the budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +86,11 @@ struct SwapDecision {
   TaskId firstLateUse = kNoId;
   /// The last task reading the value.
   TaskId lastLateUse = kNoId;
+  /// kNoId, or a planned stall: this task (after lastEarlyUse, at or before
+  /// prefetchAfter) does not start before the swap-out has ended, and the
+  /// device buffer is free from it on. Without one the buffer is free only
+  /// from the first task that starts after the copy out has ended.
+  TaskId releaseBefore = kNoId;
 };
 
 /// Options of planSwap().
@@ -100,6 +111,10 @@ struct SwapOptions {
   /// once reached, the refinement stops with the plan so far. <= 0 means
   /// none.
   int64_t maxEvaluations = 1024;
+  /// Whether `planned` may make compute wait for a swap-out (releaseBefore)
+  /// where no copy could end in time otherwise; `everything` always stalls
+  /// as vDNN does, `size-idle` never does.
+  bool allowStalls = true;
   /// An optional wall-clock limit of the refinement, in seconds, on top of
   /// maxEvaluations; <= 0 (the default) means none, so that the plan
   /// depends only on the problem, the order and the options.
@@ -122,6 +137,10 @@ struct SwapEvaluation {
   int64_t swapBytes = 0;
   /// Per swap: whether compute waits for its swap-in.
   std::vector<bool> stalls;
+  /// Per swap: when its copy out ends.
+  std::vector<double> outEnds;
+  /// Per position of the order: when its task starts.
+  std::vector<double> startAt;
   /// makespan - compute: copy time compute waited for (or that trails it).
   double exposedSeconds() const { return makespanSeconds - computeSeconds; }
   /// Share of the transfer time that is hidden behind compute; 1 when
@@ -163,9 +182,12 @@ evaluateSwaps(const Problem &problem, const std::vector<TaskId> &order,
               const std::vector<SwapDecision> &swaps, const LinkSpec &link,
               std::string *error = nullptr);
 
-/// The copies of \p swaps for simulateTime(): the swap-out of decision i at
-/// index 2i, its swap-in at 2i+1.
+/// The copies of \p swaps in \p order for simulateTime(): the swap-out of
+/// decision i at index i, its swap-in at swaps.size() + i. A swap-in issued
+/// where compute stalls for swap-outs (right before their release task)
+/// is issued after the stall.
 std::vector<CopyTask> makeSwapCopies(const Problem &problem,
+                                     const std::vector<TaskId> &order,
                                      const std::vector<SwapDecision> &swaps);
 
 /// Plans swaps for \p problem in \p order. Returns a plan even when the
@@ -176,7 +198,8 @@ std::optional<SwapPlan> planSwap(const Problem &problem,
                                  std::string *error = nullptr);
 
 /// The exact optimum over every subset of the first \p maxCandidates
-/// candidates and every prefetch position of each: the least makespan
+/// candidates, every prefetch position of each and, with
+/// options.allowStalls, every stall position (or none): the least makespan
 /// within the budget, then the fewest bytes. For tests and benchmarks on
 /// small problems; the work is exponential.
 std::optional<SwapPlan> planSwapExhaustive(const Problem &problem,
@@ -193,6 +216,9 @@ struct IssuedSwapOut {
   BufferId buffer = kNoId;
   /// Bytes copied.
   int64_t bytes = 0;
+  /// kNoId, or the zero-duration task (a memsched.swap_wait) before which
+  /// compute waits for the copy; the buffer is free after it.
+  TaskId release = kNoId;
 };
 
 /// A swap-in that is a task of the problem (a memsched.swap_in op).
@@ -227,8 +253,9 @@ simulateIssuedSwaps(const Problem &problem, const std::vector<TaskId> &order,
 
 /// \p problem with \p swaps applied as tasks, as memsched-swap rewrites a
 /// function: a zero-duration swap-out task right after issueAfter, a
-/// swap-in task right after prefetchAfter producing a new buffer, and every
-/// late read of the value redirected to it.
+/// zero-duration wait task right before releaseBefore (if set), a swap-in
+/// task right after prefetchAfter producing a new buffer, and every late
+/// read of the value redirected to it.
 struct AppliedSwaps {
   Problem problem;
   std::vector<TaskId> order;

@@ -50,6 +50,10 @@ struct CopyTask {
   /// later than this copy, and come first in the list when issued at the
   /// same point.
   int32_t afterCopy = -1;
+  /// Index of a copy that compute waits for right before this copy is
+  /// issued (a planned stall at the issue point), or -1: the copy starts
+  /// after it ends. The same constraints as afterCopy apply.
+  int32_t stallCopy = -1;
 };
 
 /// Bandwidth and latency of the host/device link.

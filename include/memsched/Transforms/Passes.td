@@ -201,7 +201,11 @@ def MemschedSwapPass : Pass<"memsched-swap", "mlir::func::FuncOp"> {
     across a gap in their uses, and how early to prefetch each one. For each
     swap it inserts `memsched.swap_out` right after the op defining the
     value and `memsched.swap_in` after the chosen prefetch op, and makes the
-    reads after the gap read the swapped-in tensor.
+    reads after the gap read the swapped-in tensor. Where no copy out could
+    end before a step that needs its memory, the plan may stall compute:
+    a `memsched.swap_wait` before that step waits for the copy, and the
+    buffer is free from there (the stall is part of the modelled time;
+    `allow-stalls=false` forbids it).
 
     `budget=` is an absolute size or a fraction of the peak before the pass
     (`0.5x`). It bounds the peak the pass checks on the rewritten function,
@@ -233,6 +237,9 @@ def MemschedSwapPass : Pass<"memsched-swap", "mlir::func::FuncOp"> {
                         "vDNN's baseline, takes no budget"))}]>,
     Option<"minBytes", "min-bytes", "int64_t", "0",
            "Never swap buffers smaller than this many bytes">,
+    Option<"allowStalls", "allow-stalls", "bool", "true",
+           "Let `planned` make compute wait for a swap-out "
+           "(memsched.swap_wait) where no copy could end in time otherwise">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of the plan refinement, in "
            "milliseconds (0: none; the planners stop at work limits, so "

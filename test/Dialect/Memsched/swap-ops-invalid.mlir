@@ -77,3 +77,24 @@ func.func @host_copy_returned(%a: tensor<4xf32>) -> !memsched.host<tensor<4xf32>
 
 // expected-error @below {{!memsched.host needs a statically shaped tensor}}
 func.func @dynamic_host(%h: !memsched.host<tensor<?xf32>>)
+
+// -----
+
+// Tests that a wait needs a swap-out to wait for.
+
+func.func @unmatched_swap_wait(%h: !memsched.host<tensor<4xf32>>) {
+  // expected-error @below {{has no matching memsched.swap_out}}
+  memsched.swap_wait %h : !memsched.host<tensor<4xf32>>
+  return
+}
+
+// -----
+
+// Tests that a swap-out read only by a wait is still never read back.
+
+func.func @wait_only(%a: tensor<4xf32>) {
+  // expected-error @below {{has no matching memsched.swap_in}}
+  %h = memsched.swap_out %a : tensor<4xf32> -> !memsched.host<tensor<4xf32>>
+  memsched.swap_wait %h : !memsched.host<tensor<4xf32>>
+  return
+}

@@ -150,8 +150,11 @@ struct TestPrintSwapPlanPass : public TestPrintPlanBase<TestPrintSwapPlanPass> {
     for (const sched::SwapDecision &swap : plan->swaps) {
       os << "  swap ";
       graph.getValue(swap.value).printAsOperand(os, state);
-      os << " out after #" << swap.issueAfter << " in after #"
-         << swap.prefetchAfter << " for #" << swap.firstLateUse << "\n";
+      os << " out after #" << swap.issueAfter;
+      if (swap.releaseBefore != sched::kNoId)
+        os << " wait before #" << swap.releaseBefore;
+      os << " in after #" << swap.prefetchAfter << " for #" << swap.firstLateUse
+         << "\n";
     }
     return success();
   }

@@ -71,9 +71,11 @@ LogicalResult SwapOutOp::verify() {
                          << getSource().getType();
   bool hasSwapIn = false;
   for (Operation *user : getResult().getUsers()) {
+    if (isa<SwapWaitOp>(user))
+      continue;
     if (!isa<SwapInOp>(user))
-      return emitOpError() << "result may only be read by memsched.swap_in, "
-                              "but '"
+      return emitOpError() << "result may only be read by memsched.swap_in "
+                              "and memsched.swap_wait, but '"
                            << user->getName() << "' reads it";
     hasSwapIn = true;
   }
@@ -98,11 +100,25 @@ LogicalResult SwapInOp::verify() {
   return success();
 }
 
-// Swaps issue copies and return at once: no compute-stream work.
+LogicalResult SwapWaitOp::verify() {
+  auto swapOut = getSource().getDefiningOp<SwapOutOp>();
+  if (!swapOut)
+    return emitOpError() << "has no matching memsched.swap_out: its operand "
+                            "must be the result of a memsched.swap_out";
+  if (swapOut->getBlock() != (*this)->getBlock())
+    return emitOpError() << "must be in the same block as its "
+                            "memsched.swap_out";
+  return success();
+}
+
+// Swaps issue copies and return at once: no compute-stream work. A wait's
+// time is the stall the time model computes, not a cost of its own.
 int64_t SwapOutOp::getFlops() { return 0; }
 int64_t SwapOutOp::getBytesMoved() { return 0; }
 int64_t SwapInOp::getFlops() { return 0; }
 int64_t SwapInOp::getBytesMoved() { return 0; }
+int64_t SwapWaitOp::getFlops() { return 0; }
+int64_t SwapWaitOp::getBytesMoved() { return 0; }
 
 std::optional<int64_t> mlir::memsched::getNonNegativeInteger(Attribute attr) {
   auto intAttr = dyn_cast_or_null<IntegerAttr>(attr);

@@ -57,7 +57,8 @@ def Memsched_SwapOutOp : Memsched_Op<"swap_out", [
     the device-to-host copy engine, concurrently with the compute that
     follows); the device buffer of `source` can be freed once the copy has
     ended and no later op reads `source`. Each result must be read by at
-    least one `memsched.swap_in`, and by nothing else.
+    least one `memsched.swap_in`, and by nothing else but
+    `memsched.swap_wait`.
 
     ```mlir
     %host = memsched.swap_out %act : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
@@ -93,6 +94,30 @@ def Memsched_SwapInOp : Memsched_Op<"swap_in", [
                           [MemAlloc]>:$result);
   let assemblyFormat =
       "$source attr-dict `:` qualified(type($source)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Memsched_SwapWaitOp : Memsched_Op<"swap_wait", [
+    DeclareOpInterfaceMethods<Memsched_CostOpInterface>,
+    MemoryEffects<[MemWrite<Memsched_CopyEngineResource>]>]> {
+  let summary = "Make compute wait for a swap-out to end";
+  let description = [{
+    Compute stops here until the copy of the `memsched.swap_out` that
+    produced `source` has ended. From here on the device buffer of the
+    swapped-out tensor is free (if nothing after this point reads it), even
+    when the copy would not have ended yet by the time the compute before
+    this point is done: a planned stall that trades step time for memory.
+    Without a `memsched.swap_wait`, the buffer is free only from the first
+    op that starts after the copy has ended.
+
+    ```mlir
+    %host = memsched.swap_out %act : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
+    %y = linalg.exp ins(%act : ...) outs(...) -> ...
+    memsched.swap_wait %host : !memsched.host<tensor<64x128xf32>>
+    ```
+  }];
+  let arguments = (ins Memsched_HostTensorType:$source);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source))";
   let hasVerifier = 1;
 }
 
