@@ -67,13 +67,29 @@ void mlir::memsched::applySwapDecisions(
     });
     hostCopies.push_back(out->getResult(0));
   }
-  // A planned stall waits right before the release task's first op.
+  // A planned stall waits right before the release task: after the
+  // previous task and the swap-outs it issues, before the swap-ins issued
+  // there (they take their buffers once the stall has freed memory).
   for (auto [index, swap] : llvm::enumerate(swaps)) {
     if (swap.releaseBefore == sched::kNoId)
       continue;
     Value value = mapping.lookup(graph.getValue(swap.value));
-    OpBuilder builder(mapping.lookup(graph.getOps(swap.releaseBefore).front()));
-    SwapWaitOp::create(builder, value.getLoc(), hostCopies[index]);
+    Operation *previous =
+        mapping.lookup(graph.getOps(swap.releaseBefore).front());
+    do
+      previous = previous->getPrevNode();
+    while (previous && !positionOf.count(previous));
+    auto build = [&](OpBuilder &builder) {
+      return SwapWaitOp::create(builder, value.getLoc(), hostCopies[index])
+          .getOperation();
+    };
+    if (previous) {
+      insertAfter(previous, build);
+    } else {
+      OpBuilder builder(
+          mapping.lookup(graph.getOps(swap.releaseBefore).front()));
+      build(builder);
+    }
   }
   for (auto [index, swap] : llvm::enumerate(swaps)) {
     Value value = mapping.lookup(graph.getValue(swap.value));

@@ -35,8 +35,8 @@
 // CHECK: %[[A:.*]] = linalg.exp {{.*}}ins(%{{.*}} : tensor<256x256xf32>)
 // CHECK-NEXT: %[[H:.*]] = memsched.swap_out %[[A]] : tensor<256x256xf32> -> !memsched.host<tensor<256x256xf32>>
 // CHECK: linalg.exp {{.*}}ins(%[[A]] :
-// CHECK: memsched.swap_wait %[[H]]
-// CHECK-NEXT: linalg.exp
+// CHECK-NEXT: memsched.swap_wait %[[H]]
+// CHECK: linalg.exp
 // CHECK: linalg.add
 // CHECK: %[[BACK:.*]] = memsched.swap_in %[[H]] : !memsched.host<tensor<256x256xf32>> -> tensor<256x256xf32>
 // CHECK: %[[G:.*]] = linalg.exp
