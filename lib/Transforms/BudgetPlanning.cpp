@@ -50,9 +50,13 @@ public:
       op.getCanonicalizationPatterns(collected, context);
     patterns.emplace(std::move(collected));
   }
+  /// Canonicalizes `func` in place.
+  void canonicalize(func::FuncOp func) const {
+    (void)applyPatternsGreedily(func, *patterns);
+  }
   /// Cleans up `func` in place.
   void run(func::FuncOp func) const {
-    (void)applyPatternsGreedily(func, *patterns);
+    canonicalize(func);
     IRRewriter rewriter(func.getContext());
     DominanceInfo dominance(func);
     eliminateCommonSubExpressions(rewriter, dominance, func);
@@ -349,25 +353,6 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   // chosen. Every candidate keeps its duplicate ops apart (two pads of one
   // tensor, say), so later CSE cannot merge what the plan measured apart.
   Cleanup cleanup(func.getContext());
-  func::FuncOp laidOut = func.clone();
-  llvm::scope_exit eraseLaidOut([&] { laidOut.erase(); });
-  std::optional<TensorGraph> built =
-      TensorGraph::buildOrEmitError(laidOut, costModel, passName);
-  if (!built)
-    return failure();
-  // Each task's ops together, in program order, so that clones and swaps
-  // inserted before or after a task see everything the task reads.
-  layOutTasks(laidOut, *built, built->getProblem().programOrder());
-  built = TensorGraph::buildOrEmitError(laidOut, costModel, passName);
-  if (!built)
-    return failure();
-  const TensorGraph &graph = *built;
-  FunctionReport inputLaidOut = analyzeFunction(laidOut, costModel);
-  if (input.status != TensorGraphStatus::Built ||
-      inputLaidOut.status != TensorGraphStatus::Built)
-    return emitError(func.getLoc())
-           << passName << ": internal error: cannot analyze '@"
-           << func.getSymName() << "'";
   // The input as it is, measured as every candidate is: as it is and after
   // cleanup.
   func::FuncOp inputAfterCleanup = func.clone();
@@ -394,7 +379,6 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   sched::BudgetDriverOptions options;
   options.residentBytes = input.residentBytes;
   options.inputFootprintBytes = inputFootprint;
-  options.inputPeakTransientBytes = inputLaidOut.peakTransientBytes;
   options.inputTimeSeconds = input.modeledTimeSeconds;
   options.budgetBytes = config.budget.isMinimum
                             ? sched::kMinimumBudget
@@ -403,12 +387,95 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   for (const Strategy &strategy : strategies)
     options.strategies.push_back(strategy.name);
 
-  FunctionEvaluator evaluator(laidOut, graph, costModel, config, strategies,
-                              inputLaidOut.peakTransientBytes, cleanup);
-  std::optional<sched::BudgetResult> result =
-      sched::driveBudget(evaluator, options);
-  if (!result)
+  // Plans are made on a copy, which becomes the function only if a plan is
+  // chosen. Every candidate keeps its duplicate ops apart (two pads of one
+  // tensor, say), so later CSE cannot merge what the plan measured apart.
+  // Canonicalization can make more ops equal (two reshape chains of one
+  // tensor folded alike), which CSE would then merge: the driver also plans
+  // from the canonical form, and keeps the better outcome of the two.
+  struct Planning {
+    func::FuncOp laidOut;
+    std::optional<TensorGraph> graph;
+    std::unique_ptr<FunctionEvaluator> evaluator;
+    std::optional<sched::BudgetResult> result;
+    ~Planning() {
+      evaluator.reset();
+      if (laidOut)
+        laidOut.erase();
+    }
+  };
+  auto plan = [&](Planning &planning, bool canonical) -> LogicalResult {
+    planning.laidOut = func.clone();
+    if (canonical)
+      cleanup.canonicalize(planning.laidOut);
+    planning.graph =
+        TensorGraph::buildOrEmitError(planning.laidOut, costModel, passName);
+    if (!planning.graph)
+      return failure();
+    // Each task's ops together, in program order, so that clones and swaps
+    // inserted before or after a task see everything the task reads.
+    layOutTasks(planning.laidOut, *planning.graph,
+                planning.graph->getProblem().programOrder());
+    planning.graph =
+        TensorGraph::buildOrEmitError(planning.laidOut, costModel, passName);
+    if (!planning.graph)
+      return failure();
+    FunctionReport inputLaidOut = analyzeFunction(planning.laidOut, costModel);
+    if (inputLaidOut.status != TensorGraphStatus::Built)
+      return emitError(func.getLoc())
+             << passName << ": internal error: cannot analyze '@"
+             << func.getSymName() << "'";
+    sched::BudgetDriverOptions planOptions = options;
+    planOptions.inputPeakTransientBytes = inputLaidOut.peakTransientBytes;
+    planning.evaluator = std::make_unique<FunctionEvaluator>(
+        planning.laidOut, *planning.graph, costModel, config, strategies,
+        inputLaidOut.peakTransientBytes, cleanup);
+    planning.result = sched::driveBudget(*planning.evaluator, planOptions);
+    return success(planning.result.has_value());
+  };
+  if (input.status != TensorGraphStatus::Built)
+    return emitError(func.getLoc())
+           << passName << ": internal error: cannot analyze '@"
+           << func.getSymName() << "'";
+  Planning asIs, canonicalForm;
+  if (failed(plan(asIs, /*canonical=*/false)))
     return failure();
+  Planning *chosenPlanning = &asIs;
+  {
+    func::FuncOp probe = func.clone();
+    cleanup.canonicalize(probe);
+    auto countOps = [](func::FuncOp op) {
+      int64_t count = 0;
+      op.walk([&](Operation *) { ++count; });
+      return count;
+    };
+    // A cheap test of whether canonicalization changed anything.
+    bool changed = countOps(probe) != countOps(func);
+    probe.erase();
+    if (changed) {
+      if (failed(plan(canonicalForm, /*canonical=*/true)))
+        return failure();
+      const sched::BudgetResult &a = *asIs.result, &b = *canonicalForm.result;
+      // Met beats not met; `min` wants the smaller footprint, any other
+      // met budget the faster step; not met, the smaller reachable figure.
+      bool better;
+      if (a.met != b.met)
+        better = b.met;
+      else if (a.met && !config.budget.isMinimum)
+        better = b.chosen.timeSeconds < a.chosen.timeSeconds;
+      else if (a.met)
+        better = b.chosen.footprintBytes < a.chosen.footprintBytes ||
+                 (b.chosen.footprintBytes == a.chosen.footprintBytes &&
+                  b.chosen.timeSeconds < a.chosen.timeSeconds);
+      else
+        better = b.smallestFootprintBytes < a.smallestFootprintBytes;
+      if (better)
+        chosenPlanning = &canonicalForm;
+    }
+  }
+  const TensorGraph &graph = *chosenPlanning->graph;
+  FunctionEvaluator &evaluator = *chosenPlanning->evaluator;
+  std::optional<sched::BudgetResult> &result = chosenPlanning->result;
   if (outcome) {
     outcome->decided = true;
     outcome->strategies = options.strategies;

@@ -228,13 +228,15 @@ void mlir::memsched::keepDuplicatesApart(func::FuncOp func) {
   for (Operation &op : func.getBody().front().without_terminator()) {
     if (op.getNumResults() == 0 || !isMemoryEffectFree(&op))
       continue;
-    bool isConstant = op.hasTrait<OpTrait::ConstantLike>();
-    // Merged empties and views share no more memory than apart: an empty
-    // allocates at each write, a view is its source's buffer.
-    if (!isConstant &&
-        (isa<tensor::EmptyOp>(op) || isa<ViewLikeOpInterface>(op) ||
-         !llvm::any_of(op.getResultTypes(), llvm::IsaPred<ShapedType>)))
-      continue;
+    // Merged empties and views share no more memory than apart (an empty
+    // allocates at each write, a view is its source's buffer), and neither
+    // do scalars: CSE may merge them, so they stand for their
+    // representative like constants. Ops over them (two fills of merged
+    // empties) are the duplicates to keep apart.
+    bool isRepresented =
+        op.hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op) ||
+        isa<ViewLikeOpInterface>(op) ||
+        !llvm::any_of(op.getResultTypes(), llvm::IsaPred<ShapedType>);
     unsigned hash = static_cast<unsigned>(OperationEquivalence::computeHash(
         &op, [&](Value value) { return hash_value(canonical(value)); },
         OperationEquivalence::ignoreHashValue,
@@ -244,7 +246,7 @@ void mlir::memsched::keepDuplicatesApart(func::FuncOp func) {
       buckets[hash].push_back(&op);
       continue;
     }
-    if (isConstant) {
+    if (isRepresented) {
       for (auto [result, same] :
            llvm::zip(op.getResults(), equivalent->getResults()))
         representative[result] = canonical(same);

@@ -18,7 +18,9 @@
 // %a after %d. It reaches 1.25 MiB, the floor (%d's working set with the
 // resident and returned buffers), at the cost of the stall. Without stalls
 // nothing is freed: the smallest reachable footprint stays 1.50 MiB.
-// Cleanup keeps the wait; the CPU lowering drops it (copies are
+// Cleanup keeps the wait, and the zero fills apart (merged, one fill
+// buffer would live from the first matmul to the last); the CPU lowering
+// drops the wait (copies are
 // synchronous) and results are bit-identical; the GPU lowering waits for
 // the copy's token there.
 
@@ -26,12 +28,17 @@
 // CHECK-SAME: chosen = "swap"{{.*}}planned_after_bytes = 1310720 : i64
 // CHECK: %[[A:.*]] = linalg.matmul
 // CHECK-NEXT: %[[H:.*]] = memsched.swap_out %[[A]]
+// CHECK-NEXT: linalg.fill
 // CHECK-NEXT: %[[B:.*]] = linalg.matmul {{.*}}ins(%[[A]],
+// CHECK-NEXT: linalg.fill
 // CHECK-NEXT: %[[C:.*]] = linalg.matmul {{.*}}ins(%[[B]],
 // CHECK-NEXT: memsched.swap_wait %[[H]] : !memsched.host<tensor<256x256xf32>>
+// CHECK-NEXT: linalg.fill
 // CHECK-NEXT: %[[D:.*]] = linalg.matmul {{.*}}ins(%[[C]], %[[B]] :
 // CHECK-NEXT: %[[BACK:.*]] = memsched.swap_in %[[H]]
+// CHECK-NEXT: linalg.fill
 // CHECK-NEXT: %[[G:.*]] = linalg.matmul {{.*}}ins(%[[D]],
+// CHECK-NEXT: linalg.fill
 // CHECK-NEXT: linalg.matmul {{.*}}ins(%[[G]], %[[BACK]] :
 
 // REMARK: remark: memsched-swap: planned memory 1.50 MiB -> 1.25 MiB within 1.27 MiB with swap

@@ -10,6 +10,7 @@ void registerTestBufferizationModelPass();
 void registerTestVerifyPlanPass();
 void registerTestPrintPlanPasses();
 void registerTestBudgetSweepPass();
+void registerTestKeepDuplicatesApartPass();
 
 void registerTestPasses() {
   registerTestTensorGraphPasses();
@@ -17,5 +18,6 @@ void registerTestPasses() {
   registerTestVerifyPlanPass();
   registerTestPrintPlanPasses();
   registerTestBudgetSweepPass();
+  registerTestKeepDuplicatesApartPass();
 }
 } // namespace mlir::memsched::test

@@ -19,7 +19,7 @@
 # CHECK: memsched: @train_step on h100 with budget 0.9x
 # CHECK-NEXT: before after change
 # CHECK-NEXT: device memory (planned) 158.33 KiB {{[0-9.]+}} KiB -{{[0-9.]+}}%
-# CHECK-NEXT: step time (modelled) {{[0-9.]+}} us {{[0-9.]+}} us +{{[0-9.]+}}%
+# CHECK-NEXT: step time (modelled) {{[0-9.]+}} us {{[0-9.]+}} us {{[-+][0-9.]+}}%
 # CHECK-NEXT: budget 142.50 KiB met
 # CHECK: chosen {{swap|remat|joint-0.25|joint-0.5|joint-0.75}}
 # CHECK: wrote {{.*}}r.json
