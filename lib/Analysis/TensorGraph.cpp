@@ -335,9 +335,12 @@ ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
 void TensorGraphBuilder::addResults(Operation *op, TaskId task,
                                     int64_t position) {
   if (Value source = getViewSource(op)) {
-    BufferId buffer = problem.value(graph.getValueId(source)).buffer;
-    for (Value result : op->getResults())
-      addValue(result, buffer, kNoId);
+    ValueId sourceId = graph.getValueId(source);
+    BufferId buffer = problem.value(sourceId).buffer;
+    for (Value result : op->getResults()) {
+      ValueId view = addValue(result, buffer, kNoId);
+      problem.value(view).viewOf = sourceId;
+    }
     return;
   }
   bool isConstant = op->hasTrait<OpTrait::ConstantLike>();

@@ -117,6 +117,14 @@ mlir::memsched::scheduling::getSwapAlgorithmName(SwapAlgorithm algorithm) {
   return "planned";
 }
 
+ValueId mlir::memsched::scheduling::getViewRoot(const Problem &problem,
+                                                ValueId value) {
+  // Views come after what they view, so the chain ends.
+  while (problem.value(value).viewOf != kNoId)
+    value = problem.value(value).viewOf;
+  return value;
+}
+
 /// The share of \p transfer seconds of copies not in the \p exposed time.
 static double hiddenShare(double exposed, double transfer) {
   if (transfer <= 0)
@@ -158,6 +166,7 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
       list.push_back({position[reader], static_cast<ValueId>(id)});
   }
   std::vector<bool> escaping = problem.escapingBuffers();
+  auto rootOf = [&](ValueId value) { return getViewRoot(problem, value); };
   for (size_t id = 0; id < problem.numBuffers(); ++id) {
     const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
     auto &list = events[id];
@@ -165,13 +174,16 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
         buffer.sizeBytes <= 0 || buffer.sizeBytes < minBytes || list.empty())
       continue;
     std::sort(list.begin(), list.end());
-    // The late part: the longest suffix of reads of one value; a position
-    // with a write or a read of another value ends it.
-    ValueId late = list.back().second;
-    if (late == kNoId)
+    // The late part: the longest suffix of reads of one value or of views
+    // of it (the same contents: their reads then read views of the copy
+    // brought back); a position with a write or a read of another value
+    // ends it.
+    if (list.back().second == kNoId)
       continue;
+    ValueId late = rootOf(list.back().second);
     size_t from = list.size();
-    while (from > 0 && list[from - 1].second == late)
+    while (from > 0 && list[from - 1].second != kNoId &&
+           rootOf(list[from - 1].second) == late)
       --from;
     // Events at the position where the suffix starts must all be in it.
     while (from < list.size() && from > 0 &&
@@ -497,8 +509,9 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
       lastOverUpTo[step] = current->liveBytes[step] > budget
                                ? static_cast<int32_t>(step)
                                : (step ? lastOverUpTo[step - 1] : -1);
-    // A choice is a new swap, or (existing >= 0) a stall that makes an
-    // earlier swap's buffer free at step k.
+    // A choice is a new swap, or a change to an earlier swap (existing >=
+    // 0) that frees memory at step k: a stall that frees its buffer there,
+    // or (delayPrefetch) a later prefetch that keeps its copy out of it.
     struct Choice {
       double score;
       int64_t freed;
@@ -507,6 +520,7 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
       int32_t prefetch;
       int32_t release;
       int32_t existing;
+      bool delayPrefetch = false;
     };
     std::vector<Choice> choices;
     for (size_t index = 0; index < context.candidates.size(); ++index) {
@@ -520,6 +534,19 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
         int32_t r = swap.releaseBefore == kNoId
                         ? INT32_MAX
                         : context.position[swap.releaseBefore];
+        int32_t c = context.position[swap.firstLateUse];
+        if (p < k && k < c) {
+          // The copy in is held at k: prefetch after k instead, at the cost
+          // of the swap-in time the shorter compute no longer covers.
+          int64_t bytes = context.valueBytes(uses.value);
+          double inTime = context.copySeconds(bytes, /*toDevice=*/true);
+          double added =
+              std::max(0.0, inTime - context.computeBetween(k + 1, c)) -
+              std::max(0.0, inTime - context.computeBetween(p + 1, c));
+          choices.push_back({std::max(0.0, added) / static_cast<double>(bytes),
+                             bytes, index, 0, k, -1, existing, true});
+          continue;
+        }
         double outEnd = current->outEnds[existing];
         if (!options.allowStalls || !(a < k && k <= p && k < r) ||
             outEnd <= current->startAt[k])
@@ -570,7 +597,9 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
     for (const Choice &choice : choices) {
       if (excess <= 0)
         break;
-      if (choice.existing >= 0) {
+      if (choice.delayPrefetch) {
+        swaps[choice.existing].prefetchAfter = context.order[choice.prefetch];
+      } else if (choice.existing >= 0) {
         swaps[choice.existing].releaseBefore = context.order[choice.release];
       } else {
         swapOf[choice.index] = static_cast<int32_t>(swaps.size());
@@ -1017,15 +1046,23 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
     swapped.definedBy = in;
     ValueId swappedId = result.addValue(swapped);
     int32_t firstLate = position[swap.firstLateUse];
-    std::vector<TaskId> &readers = result.value(swap.value).consumers;
-    std::vector<TaskId> early;
-    for (TaskId reader : readers) {
-      if (reader < static_cast<TaskId>(n) && position[reader] >= firstLate)
-        result.value(swappedId).consumers.push_back(reader);
-      else
-        early.push_back(reader);
+    // Late reads of the value or of a view of it read the copy brought
+    // back (through a view of it made anew).
+    for (size_t id = 0; id < problem.numValues(); ++id) {
+      ValueId read = static_cast<ValueId>(id);
+      if (problem.value(read).buffer != swap.buffer ||
+          getViewRoot(problem, read) != swap.value)
+        continue;
+      std::vector<TaskId> &readers = result.value(read).consumers;
+      std::vector<TaskId> early;
+      for (TaskId reader : readers) {
+        if (reader < static_cast<TaskId>(n) && position[reader] >= firstLate)
+          result.value(swappedId).consumers.push_back(reader);
+        else
+          early.push_back(reader);
+      }
+      result.value(read).consumers = std::move(early);
     }
-    result.value(swap.value).consumers = std::move(early);
     after[position[swap.issueAfter]].push_back(out);
     after[position[swap.prefetchAfter]].push_back(in);
     TaskId wait = kNoId;

@@ -54,6 +54,7 @@ void mlir::memsched::applySwapDecisions(
   };
 
   SmallVector<Value> hostCopies;
+  SmallVector<Operation *> deadViews;
   for (const sched::SwapDecision &swap : swaps) {
     Value value = mapping.lookup(graph.getValue(swap.value));
     Operation *definer = lastOpOf(swap.issueAfter);
@@ -101,11 +102,51 @@ void mlir::memsched::applySwapDecisions(
     });
     sched::TaskId firstLate = swap.firstLateUse;
     Block *block = in->getBlock();
-    value.replaceUsesWithIf(in->getResult(0), [&](OpOperand &use) {
+    auto isLate = [&](OpOperand &use) {
       Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
       auto it = reader ? positionOf.find(reader) : positionOf.end();
       return it != positionOf.end() && it->second >= firstLate;
-    });
+    };
+    value.replaceUsesWithIf(in->getResult(0), isLate);
+    // Late reads of views of the value read the same views of the copy
+    // brought back, made anew right after the swap-in.
+    const sched::Problem &problem = graph.getProblem();
+    OpBuilder viewBuilder(in->getContext());
+    viewBuilder.setInsertionPointAfter(in);
+    for (size_t id = 0; id < problem.numValues(); ++id) {
+      auto viewId = static_cast<sched::ValueId>(id);
+      if (viewId == swap.value || problem.value(viewId).buffer != swap.buffer ||
+          sched::getViewRoot(problem, viewId) != swap.value)
+        continue;
+      Value view = mapping.lookup(graph.getValue(viewId));
+      if (!llvm::any_of(view.getUses(), isLate))
+        continue;
+      SmallVector<sched::ValueId> chain;
+      for (sched::ValueId step = viewId; step != swap.value;
+           step = problem.value(step).viewOf)
+        chain.push_back(step);
+      IRMapping copies;
+      copies.map(value, in->getResult(0));
+      Operation *copy = nullptr;
+      for (sched::ValueId step : llvm::reverse(chain)) {
+        Operation *op = mapping.lookup(graph.getValue(step)).getDefiningOp();
+        copy = viewBuilder.clone(*op, copies);
+        viewBuilder.setInsertionPointAfter(copy);
+      }
+      view.replaceUsesWithIf(copies.lookup(view), isLate);
+      deadViews.push_back(view.getDefiningOp());
+    }
+  }
+  // Views every read of which now reads the copy go (with what only they
+  // read), so that they keep nothing alive.
+  for (Operation *op : deadViews) {
+    while (op && op->use_empty() && isMemoryEffectFree(op)) {
+      Operation *source = op->getNumOperands() != 0
+                              ? op->getOperand(0).getDefiningOp()
+                              : nullptr;
+      op->erase();
+      op = llvm::is_contained(deadViews, source) ? nullptr : source;
+    }
   }
 }
 

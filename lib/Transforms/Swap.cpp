@@ -54,8 +54,17 @@ private:
 /// result is measured, not bounded.
 LogicalResult SwapPass::swapEverything(func::FuncOp func,
                                        const CostModel &costModel) {
+  // Swaps go after and before whole tasks: each task's ops together first,
+  // in program order (a view may sit far from the op it belongs with).
+  IRMapping mapping;
+  func::FuncOp work = func.clone(mapping);
+  llvm::scope_exit eraseWork([&] { work.erase(); });
   std::optional<TensorGraph> graph =
-      TensorGraph::buildOrEmitError(func, costModel, "memsched-swap");
+      TensorGraph::buildOrEmitError(work, costModel, "memsched-swap");
+  if (!graph)
+    return failure();
+  layOutTasks(work, *graph, graph->getProblem().programOrder());
+  graph = TensorGraph::buildOrEmitError(work, costModel, "memsched-swap");
   if (!graph)
     return failure();
   const sched::Problem &problem = graph->getProblem();
@@ -70,11 +79,17 @@ LogicalResult SwapPass::swapEverything(func::FuncOp func,
   if (!plan)
     return emitError(func.getLoc())
            << "memsched-swap: internal error: " << error;
-  IRMapping mapping;
-  func::FuncOp work = func.clone(mapping);
-  applySwapDecisions(*graph, plan->swaps, mapping);
+  IRMapping identity;
+  for (Block &block : work.getBody())
+    for (Operation &op : block) {
+      identity.map(&op, &op);
+      for (Value result : op.getResults())
+        identity.map(result, result);
+    }
+  for (BlockArgument argument : work.getArguments())
+    identity.map(argument, argument);
+  applySwapDecisions(*graph, plan->swaps, identity);
   func.getBody().takeBody(work.getBody());
-  work.erase();
   FunctionReport report = analyzeFunction(func, costModel);
   recordSwapDictionary(func, plan->algorithm,
                        static_cast<int64_t>(plan->swaps.size()), report);

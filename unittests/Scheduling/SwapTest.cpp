@@ -751,3 +751,61 @@ TEST(SwapTest, ValuesMarkedUnswappableAreNeverSwapped) {
   EXPECT_FALSE(planSwap(problem, problem.programOrder(), options, &error));
   EXPECT_NE(error.find("one entry per value"), std::string::npos);
 }
+
+TEST(SwapTest, LateReadsThroughAViewReadTheCopy) {
+  // makeGapChain() where b1 reads `a` too and b0 reads a view of `a` (a
+  // reshape: same buffer, written by no task) instead of `a`. With viewOf
+  // set, both late reads are of `a`'s contents: the swap of `a` across
+  // f1..b1 is a candidate, and applied, b1 and b0 read the swapped-in copy.
+  // Without it the late part is b0's read alone, right after b1: no gap.
+  for (bool markView : {true, false}) {
+    SCOPED_TRACE(markView ? "view marked" : "view unmarked");
+    Problem problem = makeGapChain();
+    Value view;
+    view.name = "a.view";
+    view.sizeBytes = problem.value(0).sizeBytes;
+    view.buffer = problem.value(0).buffer;
+    view.definedBy = 0;
+    if (markView)
+      view.viewOf = 0;
+    ValueId viewId = problem.addValue(view);
+    std::vector<TaskId> &readers = problem.value(0).consumers;
+    readers.erase(std::find(readers.begin(), readers.end(), TaskId(5)));
+    problem.addConsumer(0, 4);
+    problem.addConsumer(viewId, 5);
+    std::vector<TaskId> order = problem.programOrder();
+    std::vector<SwapDecision> candidates =
+        findSwapCandidates(problem, order, 0);
+    if (!markView) {
+      EXPECT_TRUE(candidates.empty());
+      continue;
+    }
+    ASSERT_EQ(candidates.size(), 1u);
+    SwapDecision swap = candidates[0];
+    EXPECT_EQ(swap.value, 0);
+    EXPECT_EQ(swap.lastEarlyUse, 1);
+    EXPECT_EQ(swap.firstLateUse, 4);
+    EXPECT_EQ(swap.lastLateUse, 5);
+    swap.prefetchAfter = 2;
+    LinkSpec link = makeLink(4, 4);
+    SwapEvaluation evaluation = evaluateOrDie(problem, order, {swap}, link);
+    // `a` is gone at f2 only; the copy is back from f3 on.
+    EXPECT_EQ(evaluation.liveBytes, (std::vector<int64_t>{4, 6, 6, 9, 6, 6}));
+    std::string error;
+    std::optional<AppliedSwaps> applied =
+        applySwaps(problem, order, {swap}, &error);
+    ASSERT_TRUE(applied.has_value()) << error;
+    // Neither `a` nor its view is read after the gap (task 6 is the
+    // swap-out); the copy is.
+    for (ValueId id : {ValueId(0), viewId})
+      for (TaskId reader : applied->problem.value(id).consumers)
+        EXPECT_TRUE(reader < 4 || reader == 6) << reader;
+    std::optional<IssuedSwapProfile> issued =
+        simulateIssuedSwaps(applied->problem, applied->order, applied->outs,
+                            applied->ins, link, &error);
+    ASSERT_TRUE(issued.has_value()) << error;
+    EXPECT_LE(issued->profile.peakTransientBytes,
+              evaluation.peakTransientBytes);
+    EXPECT_DOUBLE_EQ(issued->timeline.makespan, evaluation.makespanSeconds);
+  }
+}

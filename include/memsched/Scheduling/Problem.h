@@ -83,6 +83,9 @@ struct Value {
   TaskId definedBy = kNoId;
   /// The value escapes the function, which keeps its buffer live to the end.
   bool liveToEnd = false;
+  /// For a view (a value no task writes, in the buffer of the value it is
+  /// derived from by a reshape, slice or cast): that value; else kNoId.
+  ValueId viewOf = kNoId;
 };
 
 /// A scheduling problem: tasks, buffers, values and the dependences between

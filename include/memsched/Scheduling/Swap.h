@@ -72,7 +72,8 @@ const char *getSwapAlgorithmName(SwapAlgorithm algorithm);
 struct SwapDecision {
   /// The buffer freed during the gap.
   BufferId buffer = kNoId;
-  /// The value copied out and back; every read after the gap reads it.
+  /// The value copied out and back; every read after the gap reads it or
+  /// a view of it (Value::viewOf), which then reads a view of the copy.
   ValueId value = kNoId;
   /// The swap-out is issued when this task (the value's definer) ends.
   TaskId issueAfter = kNoId;
@@ -166,6 +167,9 @@ struct SwapPlan {
   std::string algorithm;
   double solveSeconds = 0;
 };
+
+/// The value \p value is a view of (through Value::viewOf), or \p value.
+ValueId getViewRoot(const Problem &problem, ValueId value);
 
 /// The candidates in \p order: per transient, non-escaping buffer of at
 /// least \p minBytes whose uses end with reads of one value, the swap across
