@@ -69,7 +69,7 @@ struct Tally {
 
 void tableAgainstExhaustive(bool quick) {
   std::printf("\n(a) Against the exhaustive optimum (every subset of up to 8 "
-              "candidate gaps, every prefetch position)\n\n");
+              "candidate gaps, every prefetch and stall position)\n\n");
   std::printf("| planner | budgets met | makespan / optimum (geo mean) | "
               "worst |\n|---|---|---|---|\n");
   Tally planned, sizeIdle;
