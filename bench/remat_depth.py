@@ -9,9 +9,14 @@ peak is within the budget, and with remat when memsched-remat meets it.
 Reported: peak, the memory after buffer planning (resident + arena +
 escaping, memsched-report), the modelled recompute time over the step time.
 
+With `--lever joint` the member is planned by memsched-reorder then
+memsched-fit (recomputation, swapping with stalls, and both), with
+`--lever swap` by memsched-fit allow-remat=false; the last column is then
+the modelled step time over the member's own step without a plan.
+
 Usage: PYTHONPATH=build/python_packages python3 bench/remat_depth.py
        [--build build] [--image 128] [--batch 32] [--blocks 2,3,4,6,8]
-       [--batches 32,48,64,96,128]
+       [--batches 32,48,64,96,128] [--lever remat|joint|swap]
 """
 import argparse
 import json
@@ -58,7 +63,17 @@ def export(model, batch, image, scratch, name):
     return path
 
 
-def sweep(opt, members, scratch):
+LEVERS = {
+    "remat": lambda budget: [f"-memsched-remat=budget={budget}B"],
+    "joint": lambda budget: ["-memsched-reorder",
+                             f"-memsched-fit=budget={budget}B"],
+    "swap": lambda budget: ["-memsched-reorder",
+                            f"-memsched-fit=budget={budget}B "
+                            "allow-remat=false"],
+}
+
+
+def sweep(opt, members, scratch, lever="remat"):
     """members: (label, build) pairs, smallest first."""
     budget = None
     largest = [None, None]
@@ -67,14 +82,20 @@ def sweep(opt, members, scratch):
         base, error = report(opt, path, [])
         if base is None:
             raise SystemExit(f"{label}: {error}")
+        # Budgets bound the planned bytes (resident + arena + returned),
+        # as everywhere; with --lever remat the peak, as the first tables.
+        measure = "peak_bytes" if lever == "remat" else "planned_bytes"
         if budget is None:
-            budget = base["peak_bytes"]
-            print(f"Budget: {budget} B ({mib(budget)} MiB), the peak of "
-                  f"{label} without recomputation.\n")
-            print("| model | peak without remat (MiB) | fits without remat | "
-                  "with remat: peak / planned (MiB) | recompute / step |")
+            budget = base[measure]
+            print(f"Budget: {budget} B ({mib(budget)} MiB), the "
+                  f"{measure.split('_')[0]} bytes of {label} without a "
+                  f"plan.\n")
+            last = ("recompute / step" if lever == "remat" else
+                    "step time after / before")
+            print(f"| model | peak without remat (MiB) | fits without remat | "
+                  f"with {lever}: peak / planned (MiB) | {last} |")
             print("|---|---|---|---|---|")
-        fits = base["peak_bytes"] <= budget
+        fits = base[measure] <= budget
         if fits:
             largest[0] = label
         cells = [label, mib(base["peak_bytes"]), "yes" if fits else "no"]
@@ -82,25 +103,27 @@ def sweep(opt, members, scratch):
             cells += ["(not needed)", "0"]
             largest[1] = label
         else:
-            after, error = report(opt, path, [
-                f"-memsched-remat=budget={budget}B"])
+            after, error = report(opt, path, LEVERS[lever](budget))
             if after is None:
-                match = re.search(r"reaches is [^(]*\((\d+) B", error)
+                match = re.search(r"(?:reaches|reachable footprint) is "
+                                  r"[^(]*\((\d+) B", error)
                 if match:
                     cells += [f"not met (smallest "
-                              f"{mib(int(match.group(1)))})", ""]
+                              f"{mib(int(match.group(1)))}, floor "
+                              f"{mib(base['floor_bytes'])})", ""]
                 else:
                     reason = re.search(r"error: (.*)", error)
                     cells += ["not met: " + (reason.group(1)[:100] if reason
                                              else error.strip()[:100]), ""]
             else:
                 largest[1] = label
+                ratio = (after["remat"]["recompute_time_s"] if lever == "remat"
+                         else after["modeled_time_s"]) / base["modeled_time_s"]
                 cells += [f"{mib(after['peak_bytes'])} / "
-                          f"{mib(planned(after))}",
-                          f"{after['remat']['recompute_time_s'] / base['modeled_time_s']:.3f}"]
+                          f"{mib(planned(after))}", f"{ratio:.3f}"]
         print("| " + " | ".join(cells) + " |", flush=True)
-    print(f"\nLargest that fits: {largest[0]} without recomputation, "
-          f"{largest[1]} with memsched-remat.\n")
+    print(f"\nLargest that fits: {largest[0]} without a plan, "
+          f"{largest[1]} with {lever}.\n")
 
 
 def main():
@@ -110,6 +133,7 @@ def main():
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--blocks", default="2,3,4,6,8")
     parser.add_argument("--batches", default="32,48,64,96,128")
+    parser.add_argument("--lever", default="remat", choices=sorted(LEVERS))
     options = parser.parse_args()
     opt = os.path.join(options.build, "bin", "memsched-opt")
     block = torchvision.models.resnet.BasicBlock
@@ -123,7 +147,7 @@ def main():
                 torchvision.models.resnet.ResNet(block, [n] * 4,
                                                  num_classes=10),
                 options.batch, options.image, scratch, label)))
-        sweep(opt, members, scratch)
+        sweep(opt, members, scratch, options.lever)
         print(f"## Batch: ResNet-18, 3x{options.image}x{options.image}, "
               f"10 classes\n")
         members = []
@@ -132,7 +156,7 @@ def main():
             members.append((label, lambda batch=batch, label=label: export(
                 torchvision.models.resnet18(num_classes=10), batch,
                 options.image, scratch, label.replace(", ", "-b"))))
-        sweep(opt, members, scratch)
+        sweep(opt, members, scratch, options.lever)
 
 
 if __name__ == "__main__":
