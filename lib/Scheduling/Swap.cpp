@@ -641,6 +641,19 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
       current = std::move(*next);
     }
   }
+  // Takes `trial` if it meets the budget in less time; false on an
+  // evaluation error.
+  auto keepIfFaster = [&](std::vector<SwapDecision> trial) {
+    std::optional<SwapEvaluation> next = context.evaluate(trial, error);
+    if (!next)
+      return false;
+    if (next->peakTransientBytes <= budget &&
+        next->makespanSeconds < current.makespanSeconds - 1e-15) {
+      swaps = std::move(trial);
+      current = std::move(*next);
+    }
+    return true;
+  };
   // Stall later (less, or not at all) while the budget allows: try halving
   // distances towards the prefetch, then no stall.
   for (size_t i = 0; i < swaps.size(); ++i) {
@@ -657,14 +670,8 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
         return true;
       std::vector<SwapDecision> trial = swaps;
       trial[i].releaseBefore = later < 0 ? kNoId : context.order[later];
-      std::optional<SwapEvaluation> next = context.evaluate(trial, error);
-      if (!next)
+      if (!keepIfFaster(std::move(trial)))
         return false;
-      if (next->peakTransientBytes <= budget &&
-          next->makespanSeconds < current.makespanSeconds - 1e-15) {
-        swaps = std::move(trial);
-        current = std::move(*next);
-      }
     }
   }
   // Move stalling prefetches earlier while the budget allows: try halving
@@ -688,14 +695,8 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
     for (int32_t earlier : tries) {
       std::vector<SwapDecision> trial = swaps;
       trial[i].prefetchAfter = context.order[earlier];
-      std::optional<SwapEvaluation> next = context.evaluate(trial, error);
-      if (!next)
+      if (!keepIfFaster(std::move(trial)))
         return false;
-      if (next->peakTransientBytes <= budget &&
-          next->makespanSeconds < current.makespanSeconds - 1e-15) {
-        swaps = std::move(trial);
-        current = std::move(*next);
-      }
     }
   }
   return true;

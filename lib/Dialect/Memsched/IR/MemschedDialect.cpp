@@ -85,14 +85,22 @@ LogicalResult SwapOutOp::verify() {
   return success();
 }
 
-LogicalResult SwapInOp::verify() {
-  auto swapOut = getSource().getDefiningOp<SwapOutOp>();
+/// Checks that `op` reads the host copy of a memsched.swap_out of its block.
+static LogicalResult verifyReadsSwapOut(Operation *op, Value source) {
+  auto swapOut = source.getDefiningOp<SwapOutOp>();
   if (!swapOut)
-    return emitOpError() << "has no matching memsched.swap_out: its operand "
-                            "must be the result of a memsched.swap_out";
-  if (swapOut->getBlock() != (*this)->getBlock())
-    return emitOpError() << "must be in the same block as its "
-                            "memsched.swap_out";
+    return op->emitOpError()
+           << "has no matching memsched.swap_out: its operand must be the "
+              "result of a memsched.swap_out";
+  if (swapOut->getBlock() != op->getBlock())
+    return op->emitOpError() << "must be in the same block as its "
+                                "memsched.swap_out";
+  return success();
+}
+
+LogicalResult SwapInOp::verify() {
+  if (failed(verifyReadsSwapOut(*this, getSource())))
+    return failure();
   if (getSource().getType().getTensorType() != getResult().getType())
     return emitOpError() << "result type " << getResult().getType()
                          << " differs from the swapped-out type "
@@ -101,14 +109,7 @@ LogicalResult SwapInOp::verify() {
 }
 
 LogicalResult SwapWaitOp::verify() {
-  auto swapOut = getSource().getDefiningOp<SwapOutOp>();
-  if (!swapOut)
-    return emitOpError() << "has no matching memsched.swap_out: its operand "
-                            "must be the result of a memsched.swap_out";
-  if (swapOut->getBlock() != (*this)->getBlock())
-    return emitOpError() << "must be in the same block as its "
-                            "memsched.swap_out";
-  return success();
+  return verifyReadsSwapOut(*this, getSource());
 }
 
 // Swaps issue copies and return at once: no compute-stream work. A wait's
