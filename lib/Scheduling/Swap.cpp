@@ -1014,6 +1014,11 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
   Problem &result = applied.problem;
   // Tasks to run right after each position, in insertion order.
   std::vector<std::vector<TaskId>> after(n);
+  // The values of each buffer: a swapped buffer's views are among them.
+  std::vector<std::vector<ValueId>> valuesOfBuffer(problem.numBuffers());
+  for (size_t id = 0; id < problem.numValues(); ++id)
+    valuesOfBuffer[problem.value(static_cast<ValueId>(id)).buffer].push_back(
+        static_cast<ValueId>(id));
   for (size_t i = 0; i < swaps.size(); ++i) {
     const SwapDecision &swap = swaps[i];
     if (swap.value < 0 ||
@@ -1049,10 +1054,8 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
     int32_t firstLate = position[swap.firstLateUse];
     // Late reads of the value or of a view of it read the copy brought
     // back (through a view of it made anew).
-    for (size_t id = 0; id < problem.numValues(); ++id) {
-      ValueId read = static_cast<ValueId>(id);
-      if (problem.value(read).buffer != swap.buffer ||
-          getViewRoot(problem, read) != swap.value)
+    for (ValueId read : valuesOfBuffer[problem.value(swap.value).buffer]) {
+      if (getViewRoot(problem, read) != swap.value)
         continue;
       std::vector<TaskId> &readers = result.value(read).consumers;
       std::vector<TaskId> early;

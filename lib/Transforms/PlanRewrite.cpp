@@ -55,6 +55,13 @@ void mlir::memsched::applySwapDecisions(
 
   SmallVector<Value> hostCopies;
   SmallVector<Operation *> deadViews;
+  // The values of each buffer: a swapped buffer's views are among them.
+  const sched::Problem &problem = graph.getProblem();
+  std::vector<SmallVector<sched::ValueId, 2>> valuesOfBuffer(
+      problem.numBuffers());
+  for (size_t id = 0; id < problem.numValues(); ++id)
+    valuesOfBuffer[problem.value(static_cast<sched::ValueId>(id)).buffer]
+        .push_back(static_cast<sched::ValueId>(id));
   for (const sched::SwapDecision &swap : swaps) {
     Value value = mapping.lookup(graph.getValue(swap.value));
     Operation *definer = lastOpOf(swap.issueAfter);
@@ -110,12 +117,10 @@ void mlir::memsched::applySwapDecisions(
     value.replaceUsesWithIf(in->getResult(0), isLate);
     // Late reads of views of the value read the same views of the copy
     // brought back, made anew right after the swap-in.
-    const sched::Problem &problem = graph.getProblem();
     OpBuilder viewBuilder(in->getContext());
     viewBuilder.setInsertionPointAfter(in);
-    for (size_t id = 0; id < problem.numValues(); ++id) {
-      auto viewId = static_cast<sched::ValueId>(id);
-      if (viewId == swap.value || problem.value(viewId).buffer != swap.buffer ||
+    for (sched::ValueId viewId : valuesOfBuffer[swap.buffer]) {
+      if (viewId == swap.value ||
           sched::getViewRoot(problem, viewId) != swap.value)
         continue;
       Value view = mapping.lookup(graph.getValue(viewId));
