@@ -331,6 +331,29 @@ static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
          "workspace), which must be in device memory at once";
 }
 
+/// The number of ops in `func`, nested ones included.
+static int64_t countOps(func::FuncOp func) {
+  int64_t count = 0;
+  func.walk([&](Operation *) { ++count; });
+  return count;
+}
+
+/// Whether driver outcome `a` is better than `b`: met beats not met; then
+/// for `min` the smaller footprint (the faster on a tie), for any other
+/// budget the faster step; not met, the smaller reachable figure.
+static bool isBetterOutcome(const sched::BudgetResult &a,
+                            const sched::BudgetResult &b, bool isMinimum) {
+  if (a.met != b.met)
+    return a.met;
+  if (!a.met)
+    return a.smallestFootprintBytes < b.smallestFootprintBytes;
+  if (!isMinimum)
+    return a.chosen.timeSeconds < b.chosen.timeSeconds;
+  return a.chosen.footprintBytes < b.chosen.footprintBytes ||
+         (a.chosen.footprintBytes == b.chosen.footprintBytes &&
+          a.chosen.timeSeconds < b.chosen.timeSeconds);
+}
+
 LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
                                                 const CostModel &costModel,
                                                 const BudgetPassConfig &config,
@@ -349,9 +372,6 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   if (!original)
     return failure();
   FunctionReport input = analyzeFunction(func, costModel);
-  // Plans are made on a copy, which becomes the function only if a plan is
-  // chosen. Every candidate keeps its duplicate ops apart (two pads of one
-  // tensor, say), so later CSE cannot merge what the plan measured apart.
   Cleanup cleanup(func.getContext());
   // The input as it is, measured as every candidate is: as it is and after
   // cleanup.
@@ -404,10 +424,9 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
         laidOut.erase();
     }
   };
-  auto plan = [&](Planning &planning, bool canonical) -> LogicalResult {
-    planning.laidOut = func.clone();
-    if (canonical)
-      cleanup.canonicalize(planning.laidOut);
+  // Plans from `copy` (a clone of the function, which `planning` owns).
+  auto plan = [&](Planning &planning, func::FuncOp copy) -> LogicalResult {
+    planning.laidOut = copy;
     planning.graph =
         TensorGraph::buildOrEmitError(planning.laidOut, costModel, passName);
     if (!planning.graph)
@@ -438,40 +457,20 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
            << passName << ": internal error: cannot analyze '@"
            << func.getSymName() << "'";
   Planning asIs, canonicalForm;
-  if (failed(plan(asIs, /*canonical=*/false)))
+  if (failed(plan(asIs, func.clone())))
     return failure();
   Planning *chosenPlanning = &asIs;
-  {
-    func::FuncOp probe = func.clone();
-    cleanup.canonicalize(probe);
-    auto countOps = [](func::FuncOp op) {
-      int64_t count = 0;
-      op.walk([&](Operation *) { ++count; });
-      return count;
-    };
-    // A cheap test of whether canonicalization changed anything.
-    bool changed = countOps(probe) != countOps(func);
-    probe.erase();
-    if (changed) {
-      if (failed(plan(canonicalForm, /*canonical=*/true)))
-        return failure();
-      const sched::BudgetResult &a = *asIs.result, &b = *canonicalForm.result;
-      // Met beats not met; `min` wants the smaller footprint, any other
-      // met budget the faster step; not met, the smaller reachable figure.
-      bool better;
-      if (a.met != b.met)
-        better = b.met;
-      else if (a.met && !config.budget.isMinimum)
-        better = b.chosen.timeSeconds < a.chosen.timeSeconds;
-      else if (a.met)
-        better = b.chosen.footprintBytes < a.chosen.footprintBytes ||
-                 (b.chosen.footprintBytes == a.chosen.footprintBytes &&
-                  b.chosen.timeSeconds < a.chosen.timeSeconds);
-      else
-        better = b.smallestFootprintBytes < a.smallestFootprintBytes;
-      if (better)
-        chosenPlanning = &canonicalForm;
-    }
+  func::FuncOp canonical = func.clone();
+  cleanup.canonicalize(canonical);
+  // A cheap test of whether canonicalization changed anything.
+  if (countOps(canonical) == countOps(func)) {
+    canonical.erase();
+  } else {
+    if (failed(plan(canonicalForm, canonical)))
+      return failure();
+    if (isBetterOutcome(*canonicalForm.result, *asIs.result,
+                        config.budget.isMinimum))
+      chosenPlanning = &canonicalForm;
   }
   const TensorGraph &graph = *chosenPlanning->graph;
   FunctionEvaluator &evaluator = *chosenPlanning->evaluator;

@@ -56,8 +56,7 @@ LogicalResult SwapPass::swapEverything(func::FuncOp func,
                                        const CostModel &costModel) {
   // Swaps go after and before whole tasks: each task's ops together first,
   // in program order (a view may sit far from the op it belongs with).
-  IRMapping mapping;
-  func::FuncOp work = func.clone(mapping);
+  func::FuncOp work = func.clone();
   llvm::scope_exit eraseWork([&] { work.erase(); });
   std::optional<TensorGraph> graph =
       TensorGraph::buildOrEmitError(work, costModel, "memsched-swap");
@@ -79,17 +78,11 @@ LogicalResult SwapPass::swapEverything(func::FuncOp func,
   if (!plan)
     return emitError(func.getLoc())
            << "memsched-swap: internal error: " << error;
-  IRMapping identity;
-  for (Block &block : work.getBody())
-    for (Operation &op : block) {
-      identity.map(&op, &op);
-      for (Value result : op.getResults())
-        identity.map(result, result);
-    }
-  for (BlockArgument argument : work.getArguments())
-    identity.map(argument, argument);
-  applySwapDecisions(*graph, plan->swaps, identity);
-  func.getBody().takeBody(work.getBody());
+  IRMapping mapping;
+  func::FuncOp swapped = work.clone(mapping);
+  applySwapDecisions(*graph, plan->swaps, mapping);
+  func.getBody().takeBody(swapped.getBody());
+  swapped.erase();
   FunctionReport report = analyzeFunction(func, costModel);
   recordSwapDictionary(func, plan->algorithm,
                        static_cast<int64_t>(plan->swaps.size()), report);
