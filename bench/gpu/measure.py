@@ -18,17 +18,31 @@ runtime's per-kernel profile, best of three runs) and cuBLAS's SGEMM
 the factor the GPU issue asks for.
 
 Without a CUDA device it says so and exits with status 2.
+
+A GPU machine without MLIR runs what a machine with MLIR built:
+
+    PYTHONPATH=build/python_packages python3 bench/gpu/measure.py \
+        --prepare gpu-runs          # here: optimise, lower, link, CPU refs
+    python3 bench/gpu/measure.py --run gpu-runs --json out.json   # there
+
+``--prepare`` writes standalone executables (``memsched.standalone``),
+memsched's CUDA runtime beside them, the CPU reference outputs and a
+manifest; with ``--emulate`` it also runs each program with emulated
+kernels, so that ``--run`` prints the emulated device peak next to the
+measured one. ``--run`` needs Python's standard library, the CUDA driver
+and, for the cuBLAS column, cuBLAS (through ctypes, else PyTorch).
 """
 
 import argparse
 import ctypes
+import importlib.util
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
-
-import memsched.run as runner
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -40,12 +54,38 @@ MODELS = {
     "resnet18": (os.path.join(ROOT, "bench", "models", "resnet18.mlir.gz"),
                  "gpu"),
     "vgg11": (os.path.join(ROOT, "bench", "models", "vgg11.mlir.gz"), "gpu"),
+    "mobilenet_v2": (os.path.join(ROOT, "bench", "models",
+                                  "mobilenet_v2.mlir.gz"), "gpu"),
+    "gpt": (os.path.join(ROOT, "bench", "models", "gpt.mlir.gz"), "gpu"),
+    "resnet50": (os.path.join(ROOT, "bench", "models", "resnet50.mlir.gz"),
+                 "gpu"),
 }
 CONFIGS = [("", True, True), ("0.9x", True, True), ("0.8x", True, True),
-           ("0.7x", True, True), ("0.7x", True, False)]
+           ("0.7x", True, True), ("0.7x", True, False), ("0.5x", True, True),
+           ("min", True, True)]
 
 
-def run_model(path, reference, budget, remat, swap, extra=()):
+def _runner():
+    # Imported only where MLIR is: --run needs none of it.
+    import memsched.run
+    return memsched.run
+
+
+def _outputs():
+    """memsched.outputs, loaded from its file: the package itself needs
+    MLIR's Python extension, which --run does without."""
+    path = os.path.join(ROOT, "python-bindings", "memsched", "outputs.py")
+    spec = importlib.util.spec_from_file_location("memsched_outputs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class MeasureError(Exception):
+    pass
+
+
+def model_argv(path, reference, budget, remat, swap, extra=()):
     argv = [path, "--reference", reference]
     if budget:
         argv += ["--budget", budget]
@@ -53,7 +93,12 @@ def run_model(path, reference, budget, remat, swap, extra=()):
         argv.append("--no-remat")
     if not swap:
         argv.append("--no-swap")
-    argv += list(extra)
+    return argv + list(extra)
+
+
+def run_model(path, reference, budget, remat, swap, extra=()):
+    runner = _runner()
+    argv = model_argv(path, reference, budget, remat, swap, extra)
     return runner.run(runner.build_parser().parse_args(argv))
 
 
@@ -68,7 +113,10 @@ func.func @mm(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> tensor<{n}x{n
 """
 
 
-def our_matmul_seconds(n, runs=3):
+def our_matmul_seconds(n, runs=3, executable=None):
+    """Our matmul kernel's time: the runtime's per-kernel profile, best of
+    `runs` runs, of the prepared `executable` or of a program lowered
+    here."""
     # Kernels are loaded with the module, not at their first launch, so the
     # one launch of each run is not charged for loading.
     os.environ["CUDA_MODULE_LOADING"] = "EAGER"
@@ -79,8 +127,14 @@ def our_matmul_seconds(n, runs=3):
             handle.write(MATMUL.format(n=n))
         for run in range(runs):
             profile = os.path.join(directory, "profile%d.json" % run)
-            run_model(model, "none", "", True, True,
-                      ["--func", "mm", "--profile", profile])
+            if executable:
+                _execute(executable, dict(os.environ,
+                                          MEMSCHED_PROFILE=profile))
+            else:
+                run_model(model, "none", "", True, True,
+                          ["--func", "mm", "--profile", profile])
+            if not os.path.exists(profile):
+                raise MeasureError("the runtime wrote no profile")
             with open(profile) as handle:
                 kernels = json.load(handle)["kernels"]
             seconds = sum(k["total_s"] for k in kernels
@@ -90,8 +144,15 @@ def our_matmul_seconds(n, runs=3):
 
 
 def cublas_matmul_seconds(n, warmup=3, repeats=20):
-    cudart = _load(["libcudart.so.13", "libcudart.so.12", "libcudart.so"])
-    cublas = _load(["libcublas.so.13", "libcublas.so.12", "libcublas.so"])
+    """cuBLAS SGEMM's median time (default math mode: no TF32), through
+    ctypes, else through PyTorch's torch.mm (which calls it)."""
+    try:
+        cudart = _load(["libcudart.so.13", "libcudart.so.12",
+                        "libcudart.so"])
+        cublas = _load(["libcublas.so.13", "libcublas.so.12",
+                        "libcublas.so"])
+    except MeasureError:
+        return _torch_sgemm_seconds(n, warmup, repeats)
     handle = ctypes.c_void_p()
     _check(cublas.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate")
     pointers = [ctypes.c_void_p() for _ in range(3)]
@@ -127,29 +188,296 @@ def cublas_matmul_seconds(n, warmup=3, repeats=20):
     return statistics.median(times)
 
 
+def _torch_sgemm_seconds(n, warmup, repeats):
+    try:
+        import torch
+    except ImportError:
+        raise MeasureError("neither cuBLAS nor PyTorch can be loaded")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a, b = (torch.zeros(n, n, device="cuda") for _ in range(2))
+    for _ in range(warmup):
+        torch.mm(a, b)
+    times = []
+    for _ in range(repeats):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.mm(a, b)
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1e3)
+    return statistics.median(times)
+
+
 def _load(names):
     for name in names:
         try:
             return ctypes.CDLL(name)
         except OSError:
             continue
-    raise runner.RunError("cannot load any of %s" % ", ".join(names))
+    raise MeasureError("cannot load any of %s" % ", ".join(names))
 
 
 def _check(status, what):
     if status != 0:
-        raise runner.RunError("%s failed with status %d" % (what, status))
+        raise MeasureError("%s failed with status %d" % (what, status))
+
+
+def _execute(executable, env, timeout=None):
+    """Runs a prepared executable; returns its stdout and stderr."""
+    try:
+        completed = subprocess.run([executable], capture_output=True,
+                                   text=True, env=env, timeout=timeout,
+                                   check=False)
+    except subprocess.TimeoutExpired:
+        raise MeasureError("%s ran past %d s" % (
+            os.path.basename(executable), timeout))
+    if completed.returncode != 0:
+        raise MeasureError("%s failed (exit %d): %s" % (
+            os.path.basename(executable), completed.returncode,
+            completed.stderr[-2000:].strip()))
+    return completed.stdout, completed.stderr
+
+
+def _configs(models, budgets=None):
+    """(model, path, reference, budget, remat, swap) of each run; `budgets`
+    ("none,0.5x,min": a subset of CONFIGS' budgets) keeps only those."""
+    kept = None if budgets is None else set(budgets.split(","))
+    for name in models.split(","):
+        path, reference = MODELS[name]
+        for budget, remat, swap in CONFIGS:
+            if kept is None or (budget or "none") in kept:
+                yield name, path, reference, budget, remat, swap
+
+
+def _plan_name(swap):
+    return "joint" if swap else "remat"
+
+
+def _error_reason(error):
+    lines = str(error).splitlines() or [""]
+    return next((line.split("error: ", 1)[1] for line in lines
+                 if "error: " in line), lines[0])
+
+
+def prepare(args):
+    """Builds, here, everything --run needs on a GPU machine."""
+    runner = _runner()
+    import memsched.standalone as standalone
+    runtime = runner.find_runtime("cuda")
+    os.makedirs(args.prepare, exist_ok=True)
+    manifest = {"runs": [], "matmul": [], "failed": []}
+    references = {}
+    for name, path, reference, budget, remat, swap in _configs(
+            args.models, args.budgets):
+        label = "%s_%s_%s" % (name, (budget or "none").replace(".", "p"),
+                              _plan_name(swap))
+        argv = model_argv(path, reference, budget, remat, swap,
+                          ["--format", args.format])
+        run_args = runner.build_parser().parse_args(argv)
+        started = time.time()
+        try:
+            lowered = runner.lower(run_args)
+            executable = os.path.join(args.prepare, label)
+            standalone.build_executable(lowered["lowered"], executable,
+                                        runtime)
+            if name not in references:
+                # One reference per model: the CPU's printed results, or
+                # the unoptimised program to run on the device.
+                if reference == "cpu":
+                    stdout = _cpu_run(runner, lowered["reference_ir"])
+                    file = name + "_reference.txt"
+                    with open(os.path.join(args.prepare, file), "w") as out:
+                        out.write(stdout)
+                    references[name] = {"stdout": file}
+                else:
+                    file = name + "_reference"
+                    standalone.build_executable(
+                        lowered["reference_ir"],
+                        os.path.join(args.prepare, file), runtime)
+                    references[name] = {"executable": file}
+            emulated = None
+            # Emulated kernels are host loops: the zoo's models would take
+            # hours, so only the examples are emulated.
+            if args.emulate and reference == "cpu":
+                emulated_args = runner.build_parser().parse_args(
+                    argv + ["--emulate", "--reference", "none"])
+                emulated = runner.run(emulated_args)["device_peak_bytes"]
+        except (runner.RunError, standalone.BuildError) as error:
+            print("| %s | %s | %s | %s |" % (name, budget or "-",
+                                             _plan_name(swap),
+                                             _error_reason(error)[:120]))
+            manifest["failed"].append({"model": name, "budget": budget,
+                                       "plan": _plan_name(swap),
+                                       "reason": _error_reason(error)})
+            continue
+        summary = {key: value for key, value in lowered.items()
+                   if key not in ("lowered", "reference_ir")}
+        manifest["runs"].append({
+            "model": name, "budget": budget, "plan": _plan_name(swap),
+            "executable": label, "reference": references[name],
+            "reference_kind": reference, "lowered": summary,
+            "emulated_device_peak_bytes": emulated})
+        print("prepared %s in %.1f s" % (label, time.time() - started))
+    for n in [int(size) for size in args.sizes.split(",") if size]:
+        with tempfile.TemporaryDirectory() as directory:
+            model = os.path.join(directory, "mm.mlir")
+            with open(model, "w") as handle:
+                handle.write(MATMUL.format(n=n))
+            run_args = runner.build_parser().parse_args(
+                [model, "--func", "mm", "--reference", "none", "--format",
+                 args.format])
+            lowered = runner.lower(run_args)
+        label = "matmul_%d" % n
+        standalone.build_executable(lowered["lowered"],
+                                    os.path.join(args.prepare, label),
+                                    runtime)
+        manifest["matmul"].append({"n": n, "executable": label})
+    with open(os.path.join(args.prepare, "manifest.json"), "w") as handle:
+        json.dump(manifest, handle, indent=1)
+    return 0
+
+
+def _cpu_run(runner, reference_ir):
+    from memsched.execute import _llvm_tool
+    tool = _llvm_tool("mlir-runner")
+    lib_dir = os.path.join(os.path.dirname(os.path.dirname(tool)), "lib")
+    libs = [os.path.join(lib_dir, name) for name in
+            ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]]
+    return runner._run_lowered(tool, reference_ir, libs, dict(os.environ),
+                               "the CPU reference run").stdout
+
+
+def _print_header():
+    print("| model | budget | plan | results | peak measured | planned "
+          "| = | emulated | run time | kernel time | modelled "
+          "| run / modelled |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _print_row(report):
+    check = report.get("check", {})
+    ratio = (report["run_time_s"] / report["modeled_time_s"]
+             if report.get("run_time_s") and report.get("modeled_time_s")
+             else float("nan"))
+    emulated = report.get("emulated_device_peak_bytes")
+    print("| %s | %s | %s | %s | %d | %d | %s | %s | %.6f | %.6f | %.6f "
+          "| %.2f |" % (
+              report["model"], report["budget"] or "-", report["plan"],
+              "identical" if check.get("identical") else
+              "max rel %.2g" % check.get("max_rel_diff", float("nan")),
+              report.get("device_peak_bytes") or -1,
+              report.get("planned_device_bytes") or -1,
+              "yes" if report.get("peak_matches_plan") else "NO",
+              "-" if emulated is None else "%d" % emulated,
+              report.get("run_time_s") or 0,
+              report.get("kernel_time_s") or 0,
+              report.get("modeled_time_s") or float("nan"), ratio))
+    sys.stdout.flush()
+
+
+def run_prepared(args):
+    """Runs what --prepare built, on this machine's GPU."""
+    outputs = _outputs()
+    directory = os.path.abspath(args.run)
+    with open(os.path.join(directory, "manifest.json")) as handle:
+        manifest = json.load(handle)
+    env = dict(os.environ, MEMSCHED_STATS="1")
+    rows, reference_stdout = [], {}
+    _print_header()
+    for entry in manifest["runs"]:
+        run_args = argparse.Namespace(
+            model=entry["model"], func="train_step", emulate=False,
+            runtime="cuda", budget=entry["budget"] or None,
+            reference=entry["reference_kind"], rtol=1e-5, atol=1e-6)
+        try:
+            started = time.time()
+            stdout, stderr = _execute(
+                os.path.join(directory, entry["executable"]), env,
+                args.timeout)
+            reference = entry["reference"]
+            key = reference.get("stdout") or reference["executable"]
+            if key not in reference_stdout:
+                if "stdout" in reference:
+                    with open(os.path.join(directory, key)) as handle:
+                        reference_stdout[key] = handle.read()
+                else:
+                    reference_stdout[key] = _execute(
+                        os.path.join(directory, key), dict(os.environ),
+                        args.timeout)[0]
+            report = outputs.make_report(run_args, entry["lowered"], stdout,
+                                         stderr, reference_stdout[key])
+        except (MeasureError, ValueError) as error:
+            print("| %s | %s | %s | %s |" % (entry["model"],
+                                             entry["budget"] or "-",
+                                             entry["plan"], str(error)[:300]))
+            continue
+        report.update(model=entry["model"], plan=entry["plan"],
+                      wall_s=time.time() - started,
+                      emulated_device_peak_bytes=entry[
+                          "emulated_device_peak_bytes"])
+        rows.append(report)
+        _print_row(report)
+    for entry in manifest["failed"]:
+        print("| %s | %s | %s | %s |" % (entry["model"],
+                                         entry["budget"] or "-",
+                                         entry["plan"], entry["reason"][:120]))
+    matmuls = []
+    print()
+    print("| matmul n | ours (s) | cuBLAS SGEMM (s) | ours / cuBLAS |")
+    print("|---|---|---|---|")
+    for entry in manifest["matmul"]:
+        n = entry["n"]
+        try:
+            ours = our_matmul_seconds(
+                n, executable=os.path.join(directory, entry["executable"]))
+            theirs = cublas_matmul_seconds(n)
+        except MeasureError as error:
+            print("| %d | %s |" % (n, error))
+            continue
+        matmuls.append({"n": n, "ours_s": ours, "cublas_s": theirs,
+                        "ratio": ours / theirs})
+        print("| %d | %.6f | %.6f | %.1f |" % (n, ours, theirs,
+                                                ours / theirs))
+    _write_json(args.json, rows, matmuls)
+    return 0
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="mlp,cnn,chain,resnet18")
     parser.add_argument("--sizes", default="1024,2048,4096")
+    parser.add_argument("--budgets",
+                        help="only these budgets of the table's: e.g. "
+                        "none,0.8x,min")
     parser.add_argument("--json")
     parser.add_argument("--emulate", action="store_true",
                         help="check this script without a GPU: kernels as "
-                        "host loops, no timings, no cuBLAS")
+                        "host loops, no timings, no cuBLAS; with --prepare, "
+                        "also record each program's emulated device peak")
+    parser.add_argument("--prepare", metavar="DIR",
+                        help="build standalone programs and references "
+                        "into DIR (no GPU needed)")
+    parser.add_argument("--run", metavar="DIR",
+                        help="run what --prepare built in DIR (no MLIR "
+                        "needed)")
+    parser.add_argument("--format", default="bin",
+                        choices=["isa", "bin", "fatbin"],
+                        help="with --prepare: how kernels are embedded (bin: "
+                        "compiled here by ptxas, nothing left to JIT-compile "
+                        "on the GPU machine)")
+    parser.add_argument("--timeout", type=float, default=120,
+                        help="seconds one prepared program may run")
     args = parser.parse_args()
+    try:
+        if args.prepare:
+            return prepare(args)
+        if args.run:
+            return run_prepared(args)
+    except MeasureError as error:
+        print("bench/gpu/measure.py: %s" % error, file=sys.stderr)
+        return 2
+    runner = _runner()
     extra = ["--emulate"] if args.emulate else []
     if not args.emulate:
         try:
@@ -160,44 +488,19 @@ def main():
             return 2
 
     rows = []
-    print("| model | budget | plan | results | peak measured | planned "
-          "| = | run time | kernel time | modelled | run / modelled |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for name in args.models.split(","):
-        path, reference = MODELS[name]
-        for budget, remat, swap in CONFIGS:
-            try:
-                report = run_model(path, reference, budget, remat, swap,
-                                   extra)
-            except runner.RunError as error:
-                lines = str(error).splitlines()
-                reason = next((line.split("error: ", 1)[1] for line in lines
-                               if "error: " in line), lines[0])
-                print("| %s | %s | %s | %s |" % (
-                    name, budget or "-", "joint" if swap else "remat",
-                    reason[:120]))
-                continue
-            report["model"], report["plan"] = name, ("joint" if swap
-                                                     else "remat")
-            rows.append(report)
-            check = report.get("check", {})
-            ratio = (report["run_time_s"] / report["modeled_time_s"]
-                     if report.get("run_time_s") and
-                     report.get("modeled_time_s") else float("nan"))
-            for key in ["device_peak_bytes", "planned_device_bytes",
-                        "modeled_time_s"]:
-                report.setdefault(key, None)
-            print("| %s | %s | %s | %s | %d | %d | %s | %.6f | %.6f | %.6f "
-                  "| %.2f |" % (
-                      name, budget or "-", report["plan"],
-                      "identical" if check.get("identical") else
-                      "max rel %.2g" % check.get("max_rel_diff", float("nan")),
-                      report["device_peak_bytes"] or -1,
-                      report["planned_device_bytes"] or -1,
-                      "yes" if report.get("peak_matches_plan") else "NO",
-                      report.get("run_time_s") or 0,
-                      report.get("kernel_time_s") or 0,
-                      report["modeled_time_s"] or float("nan"), ratio))
+    _print_header()
+    for name, path, reference, budget, remat, swap in _configs(
+            args.models, args.budgets):
+        try:
+            report = run_model(path, reference, budget, remat, swap, extra)
+        except runner.RunError as error:
+            print("| %s | %s | %s | %s |" % (name, budget or "-",
+                                             _plan_name(swap),
+                                             _error_reason(error)[:120]))
+            continue
+        report["model"], report["plan"] = name, _plan_name(swap)
+        rows.append(report)
+        _print_row(report)
 
     matmuls = []
     if args.emulate:
@@ -206,7 +509,7 @@ def main():
     print()
     print("| matmul n | ours (s) | cuBLAS SGEMM (s) | ours / cuBLAS |")
     print("|---|---|---|---|")
-    for n in [int(size) for size in args.sizes.split(",")]:
+    for n in [int(size) for size in args.sizes.split(",") if size]:
         ours = our_matmul_seconds(n)
         theirs = cublas_matmul_seconds(n)
         matmuls.append({"n": n, "ours_s": ours, "cublas_s": theirs,

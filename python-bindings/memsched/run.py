@@ -20,16 +20,15 @@ import argparse
 import ctypes
 import gzip
 import json
-import math
 import os
 import re
-import struct
 import subprocess
 import sys
 
 import memsched
 import memsched.budgets
 from memsched.execute import _llvm_tool
+from memsched.outputs import make_report
 
 
 class RunError(Exception):
@@ -167,91 +166,23 @@ def _planned_device_bytes(lowered, func):
             re.findall(r"(\w+) = (-?\d+) : i64", match.group(1))}
 
 
-def parse_output(stdout):
-    """Results (type, list of bit patterns) from memsched-exec-harness's
-    output; other lines are ignored."""
-    results = []
-    for line in stdout.splitlines():
-        if line.startswith("memsched-result"):
-            parts = line.split(" ", 2)
-            results.append((parts[2] if len(parts) > 2 else "", []))
-        elif results and re.fullmatch(r"-?\d+", line.strip()):
-            results[-1][1].append(int(line))
-    return results
-
-
-def _float_of(bits, element):
-    if element == "f32":
-        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
-    if element == "f64":
-        return struct.unpack("<d", struct.pack(
-            "<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
-    return None
-
-
-def compare(reference, measured, rtol, atol):
-    """Compares two parsed outputs. Returns a dict with `identical`,
-    `within_tolerance`, the number of differing elements and the largest
-    absolute and relative differences."""
-    summary = {"results": len(reference), "elements": 0, "differing": 0,
-               "max_abs_diff": 0.0, "max_rel_diff": 0.0,
-               "identical": True, "within_tolerance": True}
-    if len(reference) != len(measured):
-        raise RunError("the GPU run printed %d results, the CPU run %d"
-                       % (len(measured), len(reference)))
-    for index, ((type_a, a), (_, b)) in enumerate(zip(reference, measured)):
-        if len(a) != len(b):
-            raise RunError("result %d: %d elements on the GPU, %d on the CPU"
-                           % (index, len(b), len(a)))
-        element = re.search(r"x?(\w+)>$", type_a)
-        element = element.group(1) if element else ""
-        for x, y in zip(a, b):
-            summary["elements"] += 1
-            if x == y:
-                continue
-            summary["differing"] += 1
-            summary["identical"] = False
-            fx, fy = _float_of(x, element), _float_of(y, element)
-            if fx is None or math.isnan(fx) != math.isnan(fy):
-                summary["within_tolerance"] = False
-                continue
-            if math.isnan(fx):
-                continue
-            diff = abs(fx - fy)
-            rel = diff / max(abs(fx), 1e-30)
-            summary["max_abs_diff"] = max(summary["max_abs_diff"], diff)
-            summary["max_rel_diff"] = max(summary["max_rel_diff"], rel)
-            if diff > atol + rtol * abs(fx):
-                summary["within_tolerance"] = False
-    return summary
-
-
-def _runtime_stats(stdout, stderr):
-    for line in stderr.splitlines():
-        if line.startswith("memsched-runtime {"):
-            return json.loads(line[len("memsched-runtime "):])
-    for line in stdout.splitlines():  # the mock's summary
-        if line.startswith("mgpu summary"):
-            stats = dict(re.findall(r"(\w+)=(\d+)", line))
-            return {"device_peak_bytes": int(stats["peak_bytes"]),
-                    "launches": int(stats["launches"]),
-                    "allocations": int(stats["allocations"])}
-    return {}
-
-
-def run(args):
+def lower(args):
+    """Optimises and lowers ``args.model`` for the GPU (or the emulating
+    host loops). Returns a dict: ``lowered`` (LLVM dialect text of the
+    harnessed program), ``planned`` (its ``memsched.device`` figures),
+    ``modeled`` (the modelled time and peak of the optimised program),
+    ``reference_ir`` and ``reference_on_device`` (the program to compare
+    with, and whether it needs the device runtime), ``exact`` (whether
+    results must match bit for bit) and ``emulated_launches``."""
     try:
         budget = memsched.budgets.normalize(args.budget or None)
     except ValueError as error:
         raise RunError(str(error))
     text = _read_model(args.model)
     emulate = args.emulate
-    runtime_name = "mock" if emulate else args.runtime
-    runtime = find_runtime(runtime_name)
-    if runtime_name == "cuda":
-        check_cuda_device()
     if not emulate:
         _ensure_toolkit_directory()
+    lowered_program = {}
     try:
         # Kernel names are positions in the program as given (for
         # --profile), so they are given before optimisation moves ops.
@@ -266,12 +197,46 @@ def run(args):
             analysis = memsched.analyze(tagged, device=args.device,
                                         timeline=False)
         lowered = memsched.run_pipeline(program, _gpu_pipeline(args, emulate))
-        emulated_launches = (_device_kernel_count(program, args) if emulate
-                             else None)
+        lowered_program["emulated_launches"] = (
+            _device_kernel_count(program, args) if emulate else None)
+        reference_ir = None
+        if args.reference == "cpu":
+            reference_ir = memsched.run_pipeline(
+                text, _harness(args) + ",memsched-to-cpu-pipeline")
+        elif args.reference == "gpu":
+            # The unoptimised program on the same device: for models whose
+            # CPU run would take hours.
+            reference_ir = memsched.run_pipeline(
+                tagged, _gpu_pipeline(args, emulate))
     except memsched.MLIRError as error:
         raise RunError("lowering failed:\n%s" % error)
-    planned = _planned_device_bytes(lowered, args.func)
+    modeled = {}
+    # The modelled figures of what runs: the optimised tensor program.
+    for function in analysis["functions"]:
+        if function["name"] == args.func and "modeled_time_s" in function:
+            modeled = {"modeled_time_s": function["modeled_time_s"],
+                       "modeled_peak_bytes": function["peak_bytes"]}
+    # The same kernels on the same device, or host loops compared with
+    # host loops, round alike; libdevice and libm may not.
+    exact = args.tolerance == "exact" or (
+        args.tolerance == "auto" and
+        (emulate or args.reference == "gpu" or
+         not _TRANSCENDENTAL.search(text)))
+    lowered_program.update(
+        lowered=lowered, planned=_planned_device_bytes(lowered, args.func),
+        modeled=modeled, reference_ir=reference_ir,
+        reference_on_device=args.reference == "gpu", exact=exact)
+    return lowered_program
 
+
+def run(args):
+    """Lowers, runs and checks ``args.model``; returns the report."""
+    emulate = args.emulate
+    runtime_name = "mock" if emulate else args.runtime
+    runtime = find_runtime(runtime_name)
+    if runtime_name == "cuda":
+        check_cuda_device()
+    lowered_program = lower(args)
     runner = _llvm_tool("mlir-runner")
     lib_dir = os.path.join(os.path.dirname(os.path.dirname(runner)), "lib")
     libs = [os.path.join(lib_dir, name) for name in
@@ -279,72 +244,25 @@ def run(args):
     env = dict(os.environ, MEMSCHED_STATS="1")
     if args.profile:
         env["MEMSCHED_PROFILE"] = os.path.abspath(args.profile)
-    completed = _run_lowered(runner, lowered, libs + [runtime], env,
+    completed = _run_lowered(runner, lowered_program["lowered"],
+                             libs + [runtime], env,
                              "running the lowered program")
-    stats = _runtime_stats(completed.stdout, completed.stderr)
-
-    # What the device figures come from: a CUDA device measures them; the
-    # mock runtime tallies the program's allocations and launches without
-    # a device, and with emulated kernels no launch reaches it.
-    source = ("emulated" if emulate else "mock" if runtime_name == "mock"
-              else "measured")
-    report = {"model": args.model, "func": args.func,
-              "runtime": runtime_name, "emulated": emulate,
-              "budget": args.budget or None,
-              "planned_device_bytes": planned.get("device_bytes"),
-              "planned_resident_bytes": planned.get("resident_bytes"),
-              "device_peak_bytes": stats.get("device_peak_bytes"),
-              "device_peak_source": source,
-              "measured_device_peak_bytes": (stats.get("device_peak_bytes")
-                                             if source == "measured"
-                                             else None),
-              "run_time_s": stats.get("run_time_s"),
-              "kernel_time_s": stats.get("kernel_time_s"),
-              "launches": (emulated_launches if emulate
-                           else stats.get("launches")),
-              "launches_source": source}
-    if report["planned_device_bytes"] is not None and \
-            report["device_peak_bytes"] is not None:
-        report["peak_matches_plan"] = (report["device_peak_bytes"]
-                                       == report["planned_device_bytes"])
-    # The modelled figures of what runs: the optimised tensor program.
-    for function in analysis["functions"]:
-        if function["name"] == args.func and "modeled_time_s" in function:
-            report["modeled_time_s"] = function["modeled_time_s"]
-            report["modeled_peak_bytes"] = function["peak_bytes"]
-
+    reference_stdout = None
     if (runtime_name != "mock" or emulate) and args.reference != "none":
-        measured = parse_output(completed.stdout)
-        if args.reference == "cpu":
-            reference_ir = memsched.run_pipeline(
-                text, _harness(args) + ",memsched-to-cpu-pipeline")
-            reference_libs = libs
-        else:
-            # The unoptimised program on the same device: for models whose
-            # CPU run would take hours.
-            reference_ir = memsched.run_pipeline(
-                tagged, _gpu_pipeline(args, emulate))
-            reference_libs = libs + [runtime]
+        reference_libs = libs + ([runtime]
+                                 if lowered_program["reference_on_device"]
+                                 else [])
         # The reference run must not overwrite the profile of the run.
         reference_env = {key: value for key, value in os.environ.items()
                          if key != "MEMSCHED_PROFILE"}
-        reference_run = _run_lowered(runner, reference_ir, reference_libs,
-                                     reference_env,
-                                     "the %s reference run" % args.reference)
-        reference = parse_output(reference_run.stdout)
-        # The same kernels on the same device, or host loops compared with
-        # host loops, round alike; libdevice and libm may not.
-        exact = args.tolerance == "exact" or (
-            args.tolerance == "auto" and
-            (emulate or args.reference == "gpu" or
-             not _TRANSCENDENTAL.search(text)))
-        rtol, atol = (0.0, 0.0) if exact else (args.rtol, args.atol)
-        check = compare(reference, measured, rtol, atol)
-        check["reference"] = args.reference
-        check["tolerance"] = "exact" if exact else \
-            "rtol=%g atol=%g" % (rtol, atol)
-        report["check"] = check
-    return report
+        reference_stdout = _run_lowered(
+            runner, lowered_program["reference_ir"], reference_libs,
+            reference_env, "the %s reference run" % args.reference).stdout
+    try:
+        return make_report(args, lowered_program, completed.stdout,
+                           completed.stderr, reference_stdout)
+    except ValueError as error:
+        raise RunError(str(error))
 
 
 def format_report(report):
