@@ -224,19 +224,31 @@ def _check(status, what):
 
 
 def _execute(executable, env, timeout=None):
-    """Runs a prepared executable; returns its stdout and stderr."""
-    try:
-        completed = subprocess.run([executable], capture_output=True,
-                                   text=True, env=env, timeout=timeout,
-                                   check=False)
-    except subprocess.TimeoutExpired:
-        raise MeasureError("%s ran past %d s" % (
-            os.path.basename(executable), timeout))
-    if completed.returncode != 0:
+    """Runs a prepared executable; returns its stdout and stderr. A run
+    past `timeout` is killed with its process group, and not waited for
+    long: a process stuck in the driver may not die at once."""
+    name = os.path.basename(executable)
+    with tempfile.TemporaryFile("w+") as out, \
+            tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen([executable], stdout=out, stderr=err,
+                                   env=env, start_new_session=True)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(process.pid, 9)
+                process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            raise MeasureError("%s ran past %d s and was killed" % (
+                name, timeout))
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if returncode != 0:
         raise MeasureError("%s failed (exit %d): %s" % (
-            os.path.basename(executable), completed.returncode,
-            completed.stderr[-2000:].strip()))
-    return completed.stdout, completed.stderr
+            name, returncode, stderr[-2000:].strip()))
+    return stdout, stderr
 
 
 def _configs(models, budgets=None):
@@ -355,6 +367,18 @@ def _print_header():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
+def _verdict(check):
+    if not check:
+        return "not checked"
+    if check["identical"]:
+        return "identical"
+    if check["within_tolerance"]:
+        return "max rel %.2g" % check["max_rel_diff"]
+    return "DIFFERENT: %d of %d (%d NaN on one side only)" % (
+        check["differing"], check["elements"],
+        check.get("nan_mismatches", 0))
+
+
 def _print_row(report):
     check = report.get("check", {})
     ratio = (report["run_time_s"] / report["modeled_time_s"]
@@ -364,8 +388,7 @@ def _print_row(report):
     print("| %s | %s | %s | %s | %d | %d | %s | %s | %.6f | %.6f | %.6f "
           "| %.2f |" % (
               report["model"], report["budget"] or "-", report["plan"],
-              "identical" if check.get("identical") else
-              "max rel %.2g" % check.get("max_rel_diff", float("nan")),
+              _verdict(check),
               report.get("device_peak_bytes") or -1,
               report.get("planned_device_bytes") or -1,
               "yes" if report.get("peak_matches_plan") else "NO",

@@ -91,6 +91,10 @@ struct Runtime {
   // synchronisation: the run of the program, without module loading.
   bool started = false;
   Clock::time_point firstCall, lastSync;
+  // Set by the exit handler. A program compiled ahead of time unloads its
+  // modules from its global destructors, which run after the driver's own
+  // exit handlers have torn the context down.
+  bool exiting = false;
 
   Runtime() {
     if (const char *path = std::getenv("MEMSCHED_PROFILE"))
@@ -189,6 +193,7 @@ struct Runtime {
   }
 
   void finish() {
+    exiting = true;
     if (!context)
       return;
     cuCtxPushCurrent(context);
@@ -277,6 +282,9 @@ MEMSCHED_EXPORT void *mgpuModuleLoadJIT(void *ptx, int optLevel) {
 }
 
 MEMSCHED_EXPORT void mgpuModuleUnload(void *module) {
+  // At exit the process's end releases the module with the context.
+  if (runtime().exiting)
+    return;
   ScopedContext scope;
   CHECK_CU(cuModuleUnload(static_cast<CUmodule>(module)));
 }

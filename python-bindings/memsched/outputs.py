@@ -34,11 +34,14 @@ def _float_of(bits, element):
 
 def compare(reference, measured, rtol, atol):
     """Compares two parsed outputs. Returns a dict with `identical`,
-    `within_tolerance`, the number of differing elements and the largest
-    absolute and relative differences."""
+    `within_tolerance`, the number of differing elements, of those where
+    one side is NaN and the other not (`nan_mismatches`), the largest
+    absolute and relative differences, and the first few differences
+    (`first_differences`: result, element, reference and measured bits)."""
     summary = {"results": len(reference), "elements": 0, "differing": 0,
-               "max_abs_diff": 0.0, "max_rel_diff": 0.0,
-               "identical": True, "within_tolerance": True}
+               "nan_mismatches": 0, "max_abs_diff": 0.0,
+               "max_rel_diff": 0.0, "identical": True,
+               "within_tolerance": True, "first_differences": []}
     if len(reference) != len(measured):
         raise ValueError("the GPU run printed %d results, the CPU run %d"
                        % (len(measured), len(reference)))
@@ -46,17 +49,23 @@ def compare(reference, measured, rtol, atol):
         if len(a) != len(b):
             raise ValueError("result %d: %d elements on the GPU, %d on the CPU"
                            % (index, len(b), len(a)))
-        element = re.search(r"x?(\w+)>$", type_a)
+        # The element type follows the last dimension ("x") or the "<".
+        element = re.search(r"[<x]([a-z]\w*)>$", type_a)
         element = element.group(1) if element else ""
-        for x, y in zip(a, b):
+        for position, (x, y) in enumerate(zip(a, b)):
             summary["elements"] += 1
             if x == y:
                 continue
             summary["differing"] += 1
             summary["identical"] = False
+            if len(summary["first_differences"]) < 8:
+                summary["first_differences"].append(
+                    {"result": index, "element": position, "reference": x,
+                     "measured": y})
             fx, fy = _float_of(x, element), _float_of(y, element)
             if fx is None or math.isnan(fx) != math.isnan(fy):
                 summary["within_tolerance"] = False
+                summary["nan_mismatches"] += fx is not None
                 continue
             if math.isnan(fx):
                 continue

@@ -103,8 +103,11 @@ def build_executable(lowered, path, runtime_library=None, compiler="cc"):
         _tool([_llvm_tool("mlir-translate"), "--mlir-to-llvmir", module,
                "-o", llvm_ir], "mlir-translate")
         obj = os.path.join(work, "program.o")
+        # The medium code model: a swap's host arena may pass 2 GiB, out of
+        # reach of the small model's 32-bit offsets.
         _tool([_llvm_tool("llc"), "-O2", "-filetype=obj",
-               "-relocation-model=pic", llvm_ir, "-o", obj], "llc")
+               "-relocation-model=pic", "-code-model=medium", llvm_ir, "-o",
+               obj], "llc")
         main = os.path.join(work, "main.c")
         with open(main, "w") as handle:
             handle.write(_MAIN)

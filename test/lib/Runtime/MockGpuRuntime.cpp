@@ -129,7 +129,12 @@ MOCK_EXPORT void mgpuEventRecord(void *event, void *stream) {}
 MOCK_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream,
                                bool isHostShared) {
   MockState &s = state();
-  void *memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+  size_t size = (bytes + 255) / 256 * 256 + 256;
+  void *memory = std::aligned_alloc(256, size);
+  // Device memory starts with unknown contents: all-ones bytes (a NaN in
+  // every float type) make a read before the first write show in results
+  // instead of reading the zeros of fresh host pages.
+  std::memset(memory, 0xFF, size);
   s.liveAllocations[memory] = bytes;
   s.liveBytes += bytes;
   s.peakBytes = std::max(s.peakBytes, s.liveBytes);
