@@ -282,6 +282,13 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
       swaps.outs.push_back(
           {static_cast<TaskId>(task), problem.value(source).buffer,
            getStorageBytes(swapOut.getSource().getType()).value_or(0)});
+    } else if (auto hostArgument = dyn_cast<HostArgumentOp>(op)) {
+      // Already in host memory: a swap-out that copies nothing and holds
+      // no device memory (the argument's buffer has no device bytes).
+      ValueId source = graph.getValueId(hostArgument.getSource());
+      outIndex[op] = static_cast<int32_t>(swaps.outs.size());
+      swaps.outs.push_back(
+          {static_cast<TaskId>(task), problem.value(source).buffer, 0});
     }
   }
   for (size_t task = 0; task < graph.getNumTasks(); ++task) {

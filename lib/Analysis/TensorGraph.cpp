@@ -343,6 +343,14 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
     }
     return;
   }
+  if (isa<HostResultOp>(op)) {
+    // A result returned in host memory takes no device memory.
+    BufferId buffer = addBuffer(op->getResult(0), BufferKind::Transient,
+                                /*isReadOnly=*/true);
+    problem.buffer(buffer).sizeBytes = 0;
+    addValue(op->getResult(0), buffer, task);
+    return;
+  }
   bool isConstant = op->hasTrait<OpTrait::ConstantLike>();
   auto dpsOp = dyn_cast<DestinationStyleOpInterface>(op);
   for (OpResult result : op->getResults()) {
@@ -421,10 +429,15 @@ void TensorGraphBuilder::run() {
     ++position;
   }
 
-  for (BlockArgument argument : block.getArguments())
-    addValue(argument,
-             addBuffer(argument, BufferKind::Resident, /*isReadOnly=*/false),
-             kNoId);
+  for (BlockArgument argument : block.getArguments()) {
+    BufferId buffer =
+        addBuffer(argument, BufferKind::Resident, /*isReadOnly=*/false);
+    // Offloaded state stays in host memory: the device holds only the
+    // copies memsched.swap_in makes.
+    if (func.getArgAttr(argument.getArgNumber(), kHostMemoryAttrName))
+      problem.buffer(buffer).sizeBytes = 0;
+    addValue(argument, buffer, kNoId);
+  }
 
   // Tasks in the order of their computations, which is program order.
   graph.costs.resize(graph.ops.size());

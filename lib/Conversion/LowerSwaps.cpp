@@ -60,6 +60,8 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
   SmallVector<SwapOutOp> outs;
   SmallVector<SwapInOp> ins;
   SmallVector<SwapWaitOp> waits;
+  SmallVector<HostArgumentOp> hostArguments;
+  SmallVector<HostResultOp> hostResults;
   func.walk([&](Operation *op) {
     if (auto out = dyn_cast<SwapOutOp>(op))
       outs.push_back(out);
@@ -67,7 +69,38 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
       ins.push_back(in);
     else if (auto wait = dyn_cast<SwapWaitOp>(op))
       waits.push_back(wait);
+    else if (auto argument = dyn_cast<HostArgumentOp>(op))
+      hostArguments.push_back(argument);
+    else if (auto result = dyn_cast<HostResultOp>(op))
+      hostResults.push_back(result);
   });
+  // On the CPU, host memory is where every tensor lives: a copy in of an
+  // offloaded argument is a copy of the argument.
+  for (SwapInOp &in : ins) {
+    auto argument = in.getSource().getDefiningOp<HostArgumentOp>();
+    if (!argument)
+      continue;
+    OpBuilder b(in);
+    RankedTensorType type = in.getType();
+    Value empty = tensor::EmptyOp::create(b, in.getLoc(), type.getShape(),
+                                          type.getElementType());
+    Value copy =
+        linalg::CopyOp::create(b, in.getLoc(), argument.getSource(), empty)
+            .getResult(0);
+    in.getResult().replaceAllUsesWith(copy);
+    in.erase();
+    in = nullptr;
+  }
+  llvm::erase(ins, nullptr);
+  for (HostArgumentOp argument : hostArguments)
+    argument.erase();
+  // Below the tensor level every buffer is plain memory; the convention
+  // has done its work (the GPU path is refused before this point).
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.removeArgAttr(i, kHostMemoryAttrName);
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    func.removeResultAttr(
+        i, StringAttr::get(func.getContext(), kHostMemoryAttrName));
   if (outs.empty())
     return success();
   // One slot per swap-out for the whole call: the host arena is cheap next
@@ -197,6 +230,22 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
                                                     /*writable=*/true);
     in.getResult().replaceAllUsesWith(tensor.getResult());
   }
+  // A gradient returned in host memory: its copy out of the device, read
+  // back into the returned tensor (host memory on both targets once the
+  // device boundary has copied results out).
+  for (HostResultOp result : hostResults) {
+    OpBuilder b(result);
+    Location at = result.getLoc();
+    Value slot = viewSlot(b, at, result.getSource().getDefiningOp<SwapOutOp>());
+    RankedTensorType type = result.getType();
+    Value host = bufferization::ToTensorOp::create(b, at, type, slot,
+                                                   /*restrict=*/true);
+    Value empty =
+        tensor::EmptyOp::create(b, at, type.getShape(), type.getElementType());
+    Value copy = linalg::CopyOp::create(b, at, host, empty).getResult(0);
+    result.getResult().replaceAllUsesWith(copy);
+    result.erase();
+  }
   // On CPU the copies are synchronous: a stall has nothing to wait for.
   for (SwapWaitOp wait : waits)
     wait.erase();
@@ -221,14 +270,27 @@ void LowerSwapsPass::runOnOperation() {
   bool supported = true;
   for (func::FuncOp func : funcs) {
     WalkResult swaps = func.walk([](Operation *op) {
-      return isa<SwapOutOp, SwapInOp, SwapWaitOp>(op) ? WalkResult::interrupt()
-                                                      : WalkResult::advance();
+      return isa<SwapOutOp, SwapInOp, SwapWaitOp, HostArgumentOp, HostResultOp>(
+                 op)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (swaps.wasInterrupted() && !func.getBody().hasOneBlock()) {
       emitError(func.getLoc()) << "memsched-lower-swaps handles single-block "
                                   "functions only";
       supported = false;
     }
+    if (target == SwapLoweringTarget::Gpu)
+      func.walk([&](Operation *op) {
+        if (!isa<HostArgumentOp, HostResultOp>(op))
+          return;
+        emitError(op->getLoc())
+            << "memsched-lower-swaps: offloaded arguments and results ('"
+            << kHostMemoryAttrName
+            << "') are lowered for the CPU only so far; plan without "
+               "offload= for the GPU";
+        supported = false;
+      });
     func.walk([&](SwapOutOp out) {
       if (!getStorageBytes(out.getSource().getType())) {
         emitError(out.getLoc())

@@ -101,6 +101,15 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
 
 void mlir::memsched::buildOptimizePipeline(
     OpPassManager &pm, const OptimizePipelineOptions &options) {
+  // Offload first: the plans that follow see the resident state gone and
+  // its copies as ops to order, recompute or keep.
+  if (!options.offload.empty()) {
+    MemschedOffloadPassOptions offloadOptions;
+    offloadOptions.offload.assign(options.offload.begin(),
+                                  options.offload.end());
+    offloadOptions.device = options.device;
+    pm.addNestedPass<func::FuncOp>(createMemschedOffloadPass(offloadOptions));
+  }
   MemschedReorderPassOptions reorderOptions;
   reorderOptions.device = options.device;
   pm.addNestedPass<func::FuncOp>(createMemschedReorderPass(reorderOptions));

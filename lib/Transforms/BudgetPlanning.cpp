@@ -31,6 +31,10 @@ namespace sched = mlir::memsched::scheduling;
 
 int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
                                              int64_t currentPlannedBytes) {
+  // The earliest memsched rewrite records what the input planned.
+  if (auto offload = func->getAttrOfType<DictionaryAttr>(kOffloadAttrName))
+    if (auto before = offload.getAs<IntegerAttr>("planned_before_bytes"))
+      return before.getInt();
   if (auto reorder = func->getAttrOfType<DictionaryAttr>(kReorderAttrName))
     if (auto before = reorder.getAs<IntegerAttr>("planned_before_bytes"))
       return before.getInt();

@@ -156,11 +156,22 @@ void mlir::memsched::applySwapDecisions(
 }
 
 bool mlir::memsched::hasSwapOps(func::FuncOp func) {
+  // The copies of memsched-offload's calling convention (a swap-in of a
+  // host argument, a swap-out returned by memsched.host_result) are not
+  // planned swaps.
+  auto isPlannedSwap = [](Operation *op) {
+    if (isa<SwapWaitOp>(op))
+      return true;
+    if (auto in = dyn_cast<SwapInOp>(op))
+      return !in.getSource().getDefiningOp<HostArgumentOp>();
+    if (auto out = dyn_cast<SwapOutOp>(op))
+      return !llvm::all_of(out->getUsers(), llvm::IsaPred<HostResultOp>);
+    return false;
+  };
   return func
-      .walk([](Operation *op) {
-        return isa<SwapOutOp, SwapInOp, SwapWaitOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+      .walk([&](Operation *op) {
+        return isPlannedSwap(op) ? WalkResult::interrupt()
+                                 : WalkResult::advance();
       })
       .wasInterrupted();
 }

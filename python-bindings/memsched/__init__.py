@@ -60,7 +60,7 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device=None):
 
 
 def optimize(text, budget=None, device=None, allow_remat=True,
-             allow_swap=True, timeline=True):
+             allow_swap=True, timeline=True, offload=()):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
@@ -76,7 +76,9 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     entry says what was chosen (``none``, ``remat``, ``swap``,
     ``joint-S``), the footprint before and after, and the time of every
     plan tried; ``swap_bytes``, ``swap_hidden_fraction`` and
-    ``modeled_time_s`` describe the result. An unreachable budget raises
+    ``modeled_time_s`` describe the result. ``offload`` (a subset of
+    ``"params"``, ``"grads"``) keeps that resident state in host memory
+    first (``memsched-offload``). An unreachable budget raises
     ``MLIRError`` naming the smallest reachable one.
     """
     options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
@@ -86,6 +88,8 @@ def optimize(text, budget=None, device=None, allow_remat=True,
         options.append("budget=%s" % budget)
     if device:
         options.append("device=%s" % device)
+    if offload:
+        options.append("offload=%s" % ",".join(offload))
     module = run_pipeline(text, "memsched-optimize{%s}" % " ".join(options))
     return module, analyze(module, timeline=timeline)
 

@@ -61,6 +61,11 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
   ::mlir::detail::PassOptions::Option<bool> allowSwap{
       *this, "allow-swap", llvm::cl::desc("Consider swapping to host memory"),
       llvm::cl::init(true)};
+  ::mlir::detail::PassOptions::ListOption<std::string> offload{
+      *this, "offload",
+      llvm::cl::desc("Keep resident state in host memory first "
+                     "(memsched-offload): a comma-separated subset of "
+                     "params, grads; empty: none")};
   ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of the result to this file ('-' "

@@ -12,6 +12,7 @@
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -69,37 +70,46 @@ LogicalResult SwapOutOp::verify() {
     return emitOpError() << "result " << getResult().getType()
                          << " does not hold the source type "
                          << getSource().getType();
-  bool hasSwapIn = false;
+  bool isReadBack = false;
   for (Operation *user : getResult().getUsers()) {
     if (isa<SwapWaitOp>(user))
       continue;
-    if (!isa<SwapInOp>(user))
-      return emitOpError() << "result may only be read by memsched.swap_in "
-                              "and memsched.swap_wait, but '"
+    if (!isa<SwapInOp, HostResultOp>(user))
+      return emitOpError() << "result may only be read by memsched.swap_in, "
+                              "memsched.host_result and memsched.swap_wait, "
+                              "but '"
                            << user->getName() << "' reads it";
-    hasSwapIn = true;
+    isReadBack = true;
   }
-  if (!hasSwapIn)
+  if (!isReadBack)
     return emitOpError() << "has no matching memsched.swap_in: the host copy "
-                            "is never read back";
+                            "is never read back (nor returned by "
+                            "memsched.host_result)";
   return success();
 }
 
-/// Checks that `op` reads the host copy of a memsched.swap_out of its block.
-static LogicalResult verifyReadsSwapOut(Operation *op, Value source) {
-  auto swapOut = source.getDefiningOp<SwapOutOp>();
-  if (!swapOut)
+/// Checks that `op` reads a host copy made in its block: the result of a
+/// memsched.swap_out, or also of a memsched.host_argument when
+/// `allowHostArgument`.
+static LogicalResult verifyReadsSwapOut(Operation *op, Value source,
+                                        bool allowHostArgument = false) {
+  Operation *def = source.getDefiningOp();
+  bool isAccepted = isa_and_nonnull<SwapOutOp>(def) ||
+                    (allowHostArgument && isa_and_nonnull<HostArgumentOp>(def));
+  if (!isAccepted)
     return op->emitOpError()
            << "has no matching memsched.swap_out: its operand must be the "
-              "result of a memsched.swap_out";
-  if (swapOut->getBlock() != op->getBlock())
-    return op->emitOpError() << "must be in the same block as its "
-                                "memsched.swap_out";
+              "result of a memsched.swap_out"
+           << (allowHostArgument ? " or memsched.host_argument" : "");
+  if (def->getBlock() != op->getBlock())
+    return op->emitOpError()
+           << "must be in the same block as its " << def->getName();
   return success();
 }
 
 LogicalResult SwapInOp::verify() {
-  if (failed(verifyReadsSwapOut(*this, getSource())))
+  if (failed(verifyReadsSwapOut(*this, getSource(),
+                                /*allowHostArgument=*/true)))
     return failure();
   if (getSource().getType().getTensorType() != getResult().getType())
     return emitOpError() << "result type " << getResult().getType()
@@ -112,6 +122,99 @@ LogicalResult SwapWaitOp::verify() {
   return verifyReadsSwapOut(*this, getSource());
 }
 
+//===----------------------------------------------------------------------===//
+// HostArgumentOp / HostResultOp
+//===----------------------------------------------------------------------===//
+
+/// The function whose entry block defines `argument`, or null.
+static func::FuncOp getEntryFunction(BlockArgument argument) {
+  Block *block = argument.getOwner();
+  auto func = dyn_cast_or_null<func::FuncOp>(block->getParentOp());
+  return func && block->isEntryBlock() ? func : func::FuncOp();
+}
+
+LogicalResult HostArgumentOp::verify() {
+  if (getResult().getType().getTensorType() != getSource().getType())
+    return emitOpError() << "result " << getResult().getType()
+                         << " does not hold the argument type "
+                         << getSource().getType();
+  auto argument = dyn_cast<BlockArgument>(getSource());
+  func::FuncOp func = argument ? getEntryFunction(argument) : func::FuncOp();
+  if (!func || !func.getArgAttr(argument.getArgNumber(), kHostMemoryAttrName))
+    return emitOpError() << "operand must be an argument of the enclosing "
+                            "function marked '"
+                         << kHostMemoryAttrName << "'";
+  return success();
+}
+
+LogicalResult HostResultOp::verify() {
+  if (failed(verifyReadsSwapOut(*this, getSource())))
+    return failure();
+  if (getSource().getType().getTensorType() != getResult().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " differs from the swapped-out type "
+                         << getSource().getType().getTensorType();
+  auto func = (*this)->getParentOfType<func::FuncOp>();
+  for (OpOperand &use : getResult().getUses()) {
+    auto ret = dyn_cast<func::ReturnOp>(use.getOwner());
+    if (!ret || !func ||
+        !func.getResultAttr(use.getOperandNumber(), kHostMemoryAttrName))
+      return emitOpError() << "result may only be returned, at a result "
+                              "marked '"
+                           << kHostMemoryAttrName << "'";
+  }
+  return success();
+}
+
+LogicalResult MemschedDialect::verifyRegionArgAttribute(
+    Operation *op, unsigned region, unsigned index, NamedAttribute attribute) {
+  if (attribute.getName().getValue() != kHostMemoryAttrName)
+    return success();
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func || region != 0 || !isa<UnitAttr>(attribute.getValue()))
+    return op->emitOpError() << "'" << kHostMemoryAttrName
+                             << "' is a unit attribute of function arguments "
+                                "and results";
+  if (func.isExternal())
+    return success();
+  BlockArgument argument = func.getArgument(index);
+  auto type = dyn_cast<RankedTensorType>(argument.getType());
+  if (!type ||
+      !HostTensorType::verifyInvariants([&] { return op->emitOpError(); }, type)
+           .succeeded())
+    return op->emitOpError()
+           << "argument #" << index << " marked '" << kHostMemoryAttrName
+           << "' must be a statically shaped tensor";
+  for (Operation *user : argument.getUsers())
+    if (!isa<HostArgumentOp>(user))
+      return op->emitOpError() << "argument #" << index
+                               << " is in host memory ('" << kHostMemoryAttrName
+                               << "'): only memsched.host_argument may read "
+                               << "it, but '" << user->getName() << "' does";
+  return success();
+}
+
+LogicalResult MemschedDialect::verifyRegionResultAttribute(
+    Operation *op, unsigned region, unsigned index, NamedAttribute attribute) {
+  if (attribute.getName().getValue() != kHostMemoryAttrName)
+    return success();
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func || region != 0 || !isa<UnitAttr>(attribute.getValue()))
+    return op->emitOpError() << "'" << kHostMemoryAttrName
+                             << "' is a unit attribute of function arguments "
+                                "and results";
+  if (func.isExternal())
+    return success();
+  for (Block &block : func.getBody())
+    if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
+      if (!ret.getOperand(index).getDefiningOp<HostResultOp>())
+        return op->emitOpError()
+               << "result #" << index << " is in host memory ('"
+               << kHostMemoryAttrName
+               << "'): it must be returned by memsched.host_result";
+  return success();
+}
+
 // Swaps issue copies and return at once: no compute-stream work. A wait's
 // time is the stall the time model computes, not a cost of its own.
 int64_t SwapOutOp::getFlops() { return 0; }
@@ -120,6 +223,10 @@ int64_t SwapInOp::getFlops() { return 0; }
 int64_t SwapInOp::getBytesMoved() { return 0; }
 int64_t SwapWaitOp::getFlops() { return 0; }
 int64_t SwapWaitOp::getBytesMoved() { return 0; }
+int64_t HostArgumentOp::getFlops() { return 0; }
+int64_t HostArgumentOp::getBytesMoved() { return 0; }
+int64_t HostResultOp::getFlops() { return 0; }
+int64_t HostResultOp::getBytesMoved() { return 0; }
 
 std::optional<int64_t> mlir::memsched::getNonNegativeInteger(Attribute attr) {
   auto intAttr = dyn_cast_or_null<IntegerAttr>(attr);
@@ -188,7 +295,7 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kReorderAttrName || name == kPlanAttrName ||
       name == kRematAttrName || name == kSwapAttrName || name == kFitAttrName ||
-      name == kDeviceAttrName) {
+      name == kOffloadAttrName || name == kDeviceAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a dictionary, got "

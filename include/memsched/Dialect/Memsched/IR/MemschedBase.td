@@ -45,8 +45,16 @@ def Memsched_Dialect : Dialect {
     * `memsched.workspace` — a non-negative integer number of bytes of scratch
       memory the op needs while it runs (for example a convolution algorithm's
       workspace). It replaces the workspace given by the cost interface.
+    * `memsched.host_memory` — a unit attribute on a `func.func` argument or
+      result:
+      the calling convention passes it in host memory (resident state
+      offloaded by `memsched-optimize{offload=...}`). An argument so marked
+      is read only by `memsched.host_argument`; a result so marked is a
+      `memsched.host_result`.
   }];
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
 }
 

@@ -20,6 +20,10 @@ namespace mlir::memsched {
 
 /// Name of the attribute holding a measured op time in seconds.
 inline constexpr llvm::StringLiteral kCostAttrName = "memsched.cost";
+/// Unit attribute on a function argument or result: the calling convention
+/// passes it in host memory (offloaded resident state).
+inline constexpr llvm::StringLiteral kHostMemoryAttrName =
+    "memsched.host_memory";
 /// Name of the attribute holding an op's workspace in bytes.
 inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
 /// `{flops = F, bytes = B}`: the work a device kernel for the op does, when
@@ -37,6 +41,9 @@ inline constexpr llvm::StringLiteral kRematAttrName = "memsched.remat";
 /// Dictionary a function carries after memsched-swap (or memsched-fit):
 /// the budget, the peaks before and after, and the swap figures.
 inline constexpr llvm::StringLiteral kSwapAttrName = "memsched.swap";
+/// Dictionary a function carries after memsched-offload: what moved to host
+/// memory and the planned bytes before (which budget fractions refer to).
+inline constexpr llvm::StringLiteral kOffloadAttrName = "memsched.offload";
 /// Dictionary a function carries after memsched-fit: the plan chosen among
 /// remat-only, swap-only and the joint ones, with the modelled times.
 inline constexpr llvm::StringLiteral kFitAttrName = "memsched.fit";

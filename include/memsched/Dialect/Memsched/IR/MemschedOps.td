@@ -57,8 +57,8 @@ def Memsched_SwapOutOp : Memsched_Op<"swap_out", [
     the device-to-host copy engine, concurrently with the compute that
     follows); the device buffer of `source` can be freed once the copy has
     ended and no later op reads `source`. Each result must be read by at
-    least one `memsched.swap_in`, and by nothing else but
-    `memsched.swap_wait`.
+    least one `memsched.swap_in` or by one `memsched.host_result`, and by
+    nothing else but `memsched.swap_wait`.
 
     ```mlir
     %host = memsched.swap_out %act : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
@@ -78,7 +78,8 @@ def Memsched_SwapInOp : Memsched_Op<"swap_in", [
   let summary = "Copy a host tensor back to device memory";
   let description = [{
     Starts copying the host copy `source` (the result of a
-    `memsched.swap_out` in the same block) into a new device buffer and
+    `memsched.swap_out` or `memsched.host_argument` in the same block) into
+    a new device buffer and
     returns it as a tensor. The op's position in the block is where the copy
     is issued (the prefetch point, on the host-to-device copy engine); the
     first op that reads the result waits for the copy to end. The device
@@ -118,6 +119,56 @@ def Memsched_SwapWaitOp : Memsched_Op<"swap_wait", [
   }];
   let arguments = (ins Memsched_HostTensorType:$source);
   let assemblyFormat = "$source attr-dict `:` qualified(type($source))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Resident state in host memory
+//===----------------------------------------------------------------------===//
+
+def Memsched_HostArgumentOp : Memsched_Op<"host_argument", [
+    DeclareOpInterfaceMethods<Memsched_CostOpInterface>, Pure]> {
+  let summary = "The host-memory contents of an offloaded function argument";
+  let description = [{
+    `source` is an argument of the enclosing function marked
+    `memsched.host_memory`: the caller passes it in host memory, and the device
+    holds it only where the body brings it in with `memsched.swap_in` of
+    this op's result (a prefetch per group of readers, placed like a
+    swap's). This op must be the argument's only reader; it copies
+    nothing.
+
+    ```mlir
+    func.func @step(%w: tensor<64x128xf32> {memsched.host_memory}) ... {
+      %hw = memsched.host_argument %w : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
+      %w0 = memsched.swap_in %hw : !memsched.host<tensor<64x128xf32>> -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs Memsched_HostTensorType:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` type($source) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Memsched_HostResultOp : Memsched_Op<"host_result", [
+    DeclareOpInterfaceMethods<Memsched_CostOpInterface>, Pure]> {
+  let summary = "Return a swapped-out tensor in host memory";
+  let description = [{
+    The host copy `source` (the result of a `memsched.swap_out`) as a
+    function result: its only reader is the function's return, at a result
+    marked `memsched.host_memory`. The device buffer of the swapped-out tensor is
+    freed once its copy has ended, not held to the end of the call.
+
+    ```mlir
+    %hg = memsched.swap_out %grad : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
+    %g = memsched.host_result %hg : !memsched.host<tensor<64x128xf32>> -> tensor<64x128xf32>
+    return %g : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Memsched_HostTensorType:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` qualified(type($source)) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,274 @@
+//===- Offload.cpp - memsched-offload pass ----------------------*- C++ -*-===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memsched-offload: the resident state of a training
+// step (its parameters, the gradients it returns) stays in host memory. A
+// parameter is brought in by a memsched.swap_in per group of readers and
+// freed after the group; a gradient is copied out as soon as it is made and
+// its device buffer freed when the copy ends. The calling convention says
+// which arguments and results are host memory (memsched.host_memory).
+//
+//===----------------------------------------------------------------------===//
+
+#include "memsched/Analysis/CostModel.h"
+#include "memsched/Analysis/DeviceSpec.h"
+#include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Dialect/Memsched/IR/MemschedOps.h"
+#include "memsched/Transforms/BudgetPlanning.h"
+#include "memsched/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/ScopeExit.h"
+
+namespace mlir::memsched {
+#define GEN_PASS_DEF_MEMSCHEDOFFLOADPASS
+#include "memsched/Transforms/Passes.h.inc"
+} // namespace mlir::memsched
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+
+/// What to keep in host memory.
+struct OffloadSelection {
+  bool params = false;
+  bool grads = false;
+};
+
+/// The decision for one function: which arguments are parameters (the
+/// leading ones, in the order of their gradients), and each parameter's
+/// reader groups in program order.
+struct OffloadPlan {
+  unsigned numParams = 0;
+  /// Per parameter: groups of readers (ops of the entry block), each group
+  /// reading one swap-in issued before its first op.
+  std::vector<std::vector<SmallVector<Operation *>>> readerGroups;
+};
+
+struct OffloadPass
+    : public memsched::impl::MemschedOffloadPassBase<OffloadPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+} // namespace
+
+/// Parses the `offload` list; emits an error naming an unknown entry.
+static FailureOr<OffloadSelection> parseSelection(ArrayRef<std::string> names,
+                                                  func::FuncOp func) {
+  OffloadSelection selection;
+  for (const std::string &name : names) {
+    if (name == "params")
+      selection.params = true;
+    else if (name == "grads")
+      selection.grads = true;
+    else
+      return emitError(func.getLoc())
+             << "memsched-offload: unknown offload entry '" << name
+             << "'; expected a comma-separated subset of params, grads";
+  }
+  return selection;
+}
+
+/// The number of leading arguments whose types are those of the results
+/// after the first: memsched.torch's `(params...) -> (loss, grads...)`.
+static unsigned countParameters(func::FuncOp func) {
+  FunctionType type = func.getFunctionType();
+  if (type.getNumResults() < 2 ||
+      type.getNumInputs() < type.getNumResults() - 1)
+    return 0;
+  for (unsigned i = 0; i + 1 < type.getNumResults(); ++i)
+    if (type.getInput(i) != type.getResult(i + 1) ||
+        !isa<RankedTensorType>(type.getInput(i)))
+      return 0;
+  return type.getNumResults() - 1;
+}
+
+/// Decides the plan, or emits why the function cannot be offloaded.
+static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
+                                          const OffloadSelection &selection,
+                                          const CostModel &costs) {
+  OffloadPlan plan;
+  plan.numParams = countParameters(func);
+  if (plan.numParams == 0)
+    return emitError(func.getLoc())
+           << "memsched-offload: cannot tell the parameters of '@"
+           << func.getSymName()
+           << "': expected (params..., other arguments...) -> (loss, "
+              "grads...) with each gradient of its parameter's type";
+  Block &entry = func.getBody().front();
+  Operation *terminator = entry.getTerminator();
+  for (unsigned i = 0; i < plan.numParams; ++i) {
+    BlockArgument param = func.getArgument(i);
+    auto type = cast<RankedTensorType>(param.getType());
+    if (!type.hasStaticShape() || type.getEncoding())
+      return emitError(func.getLoc())
+             << "memsched-offload: parameter #" << i << " of '@"
+             << func.getSymName() << "' has type " << type
+             << "; only statically shaped tensors without an encoding move";
+    if (selection.grads) {
+      Value grad = terminator->getOperand(i + 1);
+      if (isa<BlockArgument>(grad))
+        return emitError(func.getLoc())
+               << "memsched-offload: gradient #" << i << " of '@"
+               << func.getSymName() << "' is an argument, not a value the "
+               << "function makes";
+    }
+    if (!selection.params)
+      continue;
+    // The readers in program order; a write into the parameter (it is an
+    // op's destination) or returning it would need the host copy updated.
+    SmallVector<Operation *> readers;
+    for (OpOperand &use : param.getUses()) {
+      Operation *reader = entry.findAncestorOpInBlock(*use.getOwner());
+      if (reader == terminator)
+        return emitError(func.getLoc())
+               << "memsched-offload: parameter #" << i << " of '@"
+               << func.getSymName() << "' is returned; an offloaded "
+               << "parameter stays in host memory";
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+          dps && dps.isDpsInit(&use))
+        return emitError(use.getOwner()->getLoc())
+               << "memsched-offload: parameter #" << i << " of '@"
+               << func.getSymName() << "' is written in place by '"
+               << use.getOwner()->getName()
+               << "'; an offloaded parameter is read only";
+      if (!llvm::is_contained(readers, reader))
+        readers.push_back(reader);
+    }
+    llvm::sort(readers, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    // A new group where the compute between two readers would hide a
+    // second copy twice over: holding the copy that long costs memory for
+    // nothing.
+    const DeviceSpec &device = costs.getDevice();
+    double copySeconds =
+        device.copyLatency + static_cast<double>(*getStorageBytes(type)) /
+                                 std::max(device.hostToDeviceBandwidth, 1.0);
+    std::vector<SmallVector<Operation *>> groups;
+    for (Operation *reader : readers) {
+      bool startsGroup = groups.empty();
+      if (!startsGroup) {
+        double gap = 0;
+        for (Operation *op = groups.back().back()->getNextNode();
+             op != reader && gap <= 2 * copySeconds; op = op->getNextNode())
+          gap += costs.getCost(op).seconds;
+        startsGroup = gap > 2 * copySeconds;
+      }
+      if (startsGroup)
+        groups.emplace_back();
+      groups.back().push_back(reader);
+    }
+    plan.readerGroups.push_back(std::move(groups));
+  }
+  return plan;
+}
+
+/// Rewrites `func` as `plan` says.
+static void applyOffload(func::FuncOp func, const OffloadSelection &selection,
+                         const OffloadPlan &plan) {
+  Block &entry = func.getBody().front();
+  Operation *terminator = entry.getTerminator();
+  MLIRContext *context = func.getContext();
+  if (selection.params) {
+    OpBuilder atStart = OpBuilder::atBlockBegin(&entry);
+    for (unsigned i = 0; i < plan.numParams; ++i) {
+      BlockArgument param = func.getArgument(i);
+      auto type = cast<RankedTensorType>(param.getType());
+      func.setArgAttr(i, kHostMemoryAttrName, UnitAttr::get(context));
+      auto hostType = HostTensorType::get(context, type);
+      Value host =
+          HostArgumentOp::create(atStart, param.getLoc(), hostType, param);
+      for (const SmallVector<Operation *> &group : plan.readerGroups[i]) {
+        OpBuilder before(group.front());
+        Value copy = SwapInOp::create(before, param.getLoc(), type, host);
+        for (Operation *reader : group)
+          param.replaceUsesWithIf(copy, [&](OpOperand &use) {
+            return reader->isAncestor(use.getOwner());
+          });
+      }
+    }
+  }
+  if (selection.grads) {
+    DenseMap<Value, Value> hostCopyOf;
+    for (unsigned i = 0; i < plan.numParams; ++i) {
+      unsigned index = i + 1;
+      Value grad = terminator->getOperand(index);
+      Value &host = hostCopyOf[grad];
+      if (!host) {
+        // Copied out as soon as it is made.
+        OpBuilder after(context);
+        after.setInsertionPointAfter(grad.getDefiningOp());
+        host = SwapOutOp::create(
+                   after, grad.getLoc(),
+                   HostTensorType::get(context,
+                                       cast<RankedTensorType>(grad.getType())),
+                   grad)
+                   .getResult();
+      }
+      OpBuilder beforeReturn(terminator);
+      Value returned = HostResultOp::create(beforeReturn, grad.getLoc(),
+                                            grad.getType(), host);
+      terminator->setOperand(index, returned);
+      func.setResultAttr(index, kHostMemoryAttrName, UnitAttr::get(context));
+    }
+  }
+}
+
+void OffloadPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName) || offload.empty())
+    return markAllAnalysesPreserved();
+  FailureOr<OffloadSelection> selection = parseSelection(offload, func);
+  if (failed(selection))
+    return signalPassFailure();
+  if (!func.getBody().hasOneBlock()) {
+    emitError(func.getLoc()) << "memsched-offload handles single-block "
+                                "functions only";
+    return signalPassFailure();
+  }
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::resolveOrEmitError(device, func, "memsched-offload");
+  if (failed(spec))
+    return signalPassFailure();
+  CostModel costs(*spec);
+  FailureOr<OffloadPlan> plan = planOffload(func, *selection, costs);
+  if (failed(plan))
+    return signalPassFailure();
+  // What the input planned: budget fractions refer to it.
+  int64_t plannedBefore =
+      getInputPlannedBytes(func, analyzeFunction(func, costs).plannedBytes());
+  applyOffload(func, *selection, *plan);
+  DeviceSpec::record(device, func);
+  int64_t moved = 0;
+  for (unsigned i = 0; i < plan->numParams; ++i)
+    moved += *getStorageBytes(func.getArgument(i).getType()) *
+             ((selection->params ? 1 : 0) + (selection->grads ? 1 : 0));
+  Builder builder(func.getContext());
+  func->setAttr(
+      kOffloadAttrName,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr("params",
+                                builder.getBoolAttr(selection->params)),
+           builder.getNamedAttr("grads", builder.getBoolAttr(selection->grads)),
+           builder.getNamedAttr("parameters",
+                                builder.getI64IntegerAttr(plan->numParams)),
+           builder.getNamedAttr("moved_bytes",
+                                builder.getI64IntegerAttr(moved)),
+           builder.getNamedAttr("planned_before_bytes",
+                                builder.getI64IntegerAttr(plannedBefore))}));
+  emitRemark(func.getLoc())
+      << "memsched-offload: " << plan->numParams << " parameters"
+      << (selection->params ? " in host memory" : "")
+      << (selection->params && selection->grads ? "," : "")
+      << (selection->grads ? " gradients copied out" : "") << "; "
+      << formatBytes(moved) << " no longer resident on the device";
+}

@@ -1,0 +1,41 @@
+// RUN: memsched-opt %s -split-input-file -verify-diagnostics -memsched-offload=offload=params,grads
+// RUN: not memsched-opt %s -split-input-file -mlir-print-op-on-diagnostic=false -memsched-offload=offload=params,optimizer -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// Tests memsched-offload's refusals (each decided before any rewrite): no
+// parameters to tell apart, a parameter written in place, a parameter
+// returned, a gradient that is an argument; and an unknown entry.
+
+// expected-error @below {{memsched-offload: cannot tell the parameters of '@no_gradients'}}
+func.func @no_gradients(%w: tensor<8xf32>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.mul ins(%w, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @written_in_place(%w: tensor<8xf32>, %x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  // expected-error @below {{memsched-offload: parameter #0 of '@written_in_place' is written in place by 'linalg.mul'; an offloaded parameter is read only}}
+  %y = linalg.mul ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%w : tensor<8xf32>) -> tensor<8xf32>
+  return %y, %y : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// expected-error @below {{memsched-offload: parameter #0 of '@returned' is returned; an offloaded parameter stays in host memory}}
+func.func @returned(%w: tensor<8xf32>, %x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.mul ins(%w, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %w, %y : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// expected-error @below {{memsched-offload: gradient #0 of '@argument_gradient' is an argument, not a value the function makes}}
+func.func @argument_gradient(%w: tensor<8xf32>, %x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.mul ins(%w, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %y, %x : tensor<8xf32>, tensor<8xf32>
+}
+
+// UNKNOWN: unknown offload entry 'optimizer'; expected a comma-separated subset of params, grads
