@@ -47,8 +47,11 @@ struct OffloadSelection {
 struct OffloadPlan {
   unsigned numParams = 0;
   /// Per parameter: groups of readers (ops of the entry block), each group
-  /// reading one swap-in issued before its first op.
+  /// reading one swap-in.
   std::vector<std::vector<SmallVector<Operation *>>> readerGroups;
+  /// Per parameter and group: the op before which the swap-in is issued,
+  /// early enough for the copy to end under the compute before the group.
+  std::vector<std::vector<Operation *>> issueBefore;
 };
 
 struct OffloadPass
@@ -166,7 +169,23 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
         groups.emplace_back();
       groups.back().push_back(reader);
     }
+    // Prefetch: issue each copy as much modelled compute before its group
+    // as it takes, without reaching back into the previous group.
+    std::vector<Operation *> issue;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      Operation *stop = g == 0 ? nullptr : groups[g - 1].back();
+      Operation *point = groups[g].front();
+      for (double hidden = 0; hidden < copySeconds;) {
+        Operation *previous = point->getPrevNode();
+        if (!previous || previous == stop)
+          break;
+        hidden += costs.getCost(previous).seconds;
+        point = previous;
+      }
+      issue.push_back(point);
+    }
     plan.readerGroups.push_back(std::move(groups));
+    plan.issueBefore.push_back(std::move(issue));
   }
   return plan;
 }
@@ -186,8 +205,9 @@ static void applyOffload(func::FuncOp func, const OffloadSelection &selection,
       auto hostType = HostTensorType::get(context, type);
       Value host =
           HostArgumentOp::create(atStart, param.getLoc(), hostType, param);
-      for (const SmallVector<Operation *> &group : plan.readerGroups[i]) {
-        OpBuilder before(group.front());
+      for (auto [group, issue] :
+           llvm::zip_equal(plan.readerGroups[i], plan.issueBefore[i])) {
+        OpBuilder before(issue);
         Value copy = SwapInOp::create(before, param.getLoc(), type, host);
         for (Operation *reader : group)
           param.replaceUsesWithIf(copy, [&](OpOperand &use) {

@@ -9,7 +9,9 @@
 // input x; results loss, grads): each parameter is in host memory and read
 // by one swap-in per group of readers (at this size w2's forward and
 // backward readers are closer in modelled time than two copies of it, so
-// one swap-in serves both), each gradient is copied out right after it
+// one swap-in serves both; both are prefetched from the start, where the
+// compute before their first readers is shorter than the copies), each
+// gradient is copied out right after it
 // is made and returned in host memory; the report counts neither as
 // resident; a budget fraction refers to the planned bytes before offload:
 // 0.8x of 2 MiB is met with offload and below every plan without.
@@ -21,9 +23,9 @@
 // CHECK-SAME: -> (tensor<f32>, tensor<256x256xf32> {memsched.host_memory}, tensor<256x256xf32> {memsched.host_memory})
 // CHECK-DAG: %[[H1:.*]] = memsched.host_argument %[[W1]]
 // CHECK-DAG: %[[H2:.*]] = memsched.host_argument %[[W2]]
-// CHECK: %[[A:.*]] = memsched.swap_in %[[H1]]
+// CHECK-DAG: %[[A:.*]] = memsched.swap_in %[[H1]]
+// CHECK-DAG: %[[B:.*]] = memsched.swap_in %[[H2]]
 // CHECK: linalg.matmul ins(%[[X]], %[[A]]
-// CHECK: %[[B:.*]] = memsched.swap_in %[[H2]]
 // CHECK: linalg.matmul ins(%{{.*}}, %[[B]]
 // CHECK: %[[G2:.*]] = linalg.matmul
 // CHECK-NEXT: %[[O2:.*]] = memsched.swap_out %[[G2]]

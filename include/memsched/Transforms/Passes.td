@@ -399,7 +399,9 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
       it in host memory) and read through `memsched.host_argument`; its
       readers are split into groups at gaps of modelled compute longer
       than twice its copy time, and each group reads its own
-      `memsched.swap_in`, issued right before the group's first reader.
+      `memsched.swap_in`, issued as much modelled compute before the
+      group's first reader as the copy takes (not before the previous
+      group's last reader), so that the copy overlaps compute.
     * `grads`: each gradient is copied out by a `memsched.swap_out` right
       after the op that makes it and returned by `memsched.host_result`, at
       a result marked `memsched.host_memory`; its device buffer is freed when the
