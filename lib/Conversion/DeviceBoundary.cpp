@@ -70,7 +70,9 @@ static bool isOnlyCopied(Value root) {
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
-      if (isa<gpu::MemcpyOp, gpu::HostRegisterOp, gpu::HostUnregisterOp>(user))
+      // A result returned in host memory is copied out by the boundary.
+      if (isa<gpu::MemcpyOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
+              func::ReturnOp>(user))
         continue;
       if (!isa<ViewLikeOpInterface>(user))
         return false;
@@ -171,7 +173,10 @@ static void rewriteFunction(func::FuncOp func) {
   SmallVector<std::pair<Value, Value>> copyBack;
   for (BlockArgument argument : block.getArguments()) {
     auto type = dyn_cast<MemRefType>(argument.getType());
-    if (!type || argument.use_empty())
+    // An argument in host memory (offloaded) is only copied from, by the
+    // body's own asynchronous copies.
+    if (!type || argument.use_empty() ||
+        func.getArgAttr(argument.getArgNumber(), kHostMemoryAttrName))
       continue;
     Value device = createBlockingAlloc(entry, loc, type);
     gpu::MemcpyOp copyIn = createBlockingCopy(entry, loc, device, argument);

@@ -55,6 +55,34 @@ static MemRefType getSlotType(RankedTensorType type) {
   return MemRefType::get(type.getShape(), type.getElementType());
 }
 
+/// Lowers `in` to an asynchronous copy from host memory `source` into a
+/// new device buffer, waited for right before the first reader.
+static void lowerSwapInToGpu(SwapInOp in, Value source, Block &entry) {
+  OpBuilder b(in);
+  Location at = in.getLoc();
+  RankedTensorType type = in.getType();
+  // A plain allocation: buffer planning places it in the arena from here
+  // to its last reader.
+  Value buffer = memref::AllocOp::create(b, at, getSlotType(type));
+  Value copied = gpu::MemcpyOp::create(
+                     b, at, gpu::AsyncTokenType::get(in.getContext()),
+                     ValueRange{createStreamToken(b, at)}, buffer, source)
+                     .getAsyncToken();
+  // Compute waits for the copy only right before the first reader.
+  Operation *firstReader = nullptr;
+  for (Operation *user : in.getResult().getUsers()) {
+    Operation *reader = entry.findAncestorOpInBlock(*user);
+    if (reader && (!firstReader || reader->isBeforeInBlock(firstReader)))
+      firstReader = reader;
+  }
+  OpBuilder waitBuilder(firstReader ? firstReader : entry.getTerminator());
+  gpu::WaitOp::create(waitBuilder, at, Type(), ValueRange{copied});
+  auto tensor = bufferization::ToTensorOp::create(waitBuilder, at, type, buffer,
+                                                  /*restrict=*/true,
+                                                  /*writable=*/true);
+  in.getResult().replaceAllUsesWith(tensor.getResult());
+}
+
 LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
                                             SymbolTable &symbols, bool toGpu) {
   SmallVector<SwapOutOp> outs;
@@ -74,30 +102,57 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     else if (auto result = dyn_cast<HostResultOp>(op))
       hostResults.push_back(result);
   });
-  // On the CPU, host memory is where every tensor lives: a copy in of an
-  // offloaded argument is a copy of the argument.
+  Block &entry = func.getBody().front();
+  // Offloaded arguments. On the CPU, host memory is where every tensor
+  // lives: a copy in is a copy of the argument. On the GPU, the caller's
+  // buffer is pinned for the call and copied from asynchronously.
+  DenseMap<Operation *, Value> argumentBufferOf;
+  if (toGpu) {
+    OpBuilder atEntry = OpBuilder::atBlockBegin(&entry);
+    OpBuilder atExit(entry.getTerminator());
+    for (HostArgumentOp argument : hostArguments) {
+      Location at = argument.getLoc();
+      Value buffer = bufferization::ToBufferOp::create(
+          atEntry, at, getSlotType(argument.getSource().getType()),
+          argument.getSource(), /*readOnly=*/true);
+      auto unranked = UnrankedMemRefType::get(
+          argument.getSource().getType().getElementType(), 0);
+      gpu::HostRegisterOp::create(
+          atEntry, at, memref::CastOp::create(atEntry, at, unranked, buffer));
+      gpu::HostUnregisterOp::create(
+          atExit, at, memref::CastOp::create(atExit, at, unranked, buffer));
+      argumentBufferOf[argument] = buffer;
+    }
+  }
   for (SwapInOp &in : ins) {
     auto argument = in.getSource().getDefiningOp<HostArgumentOp>();
     if (!argument)
       continue;
-    OpBuilder b(in);
-    RankedTensorType type = in.getType();
-    Value empty = tensor::EmptyOp::create(b, in.getLoc(), type.getShape(),
-                                          type.getElementType());
-    Value copy =
-        linalg::CopyOp::create(b, in.getLoc(), argument.getSource(), empty)
-            .getResult(0);
-    in.getResult().replaceAllUsesWith(copy);
+    if (toGpu) {
+      lowerSwapInToGpu(in, argumentBufferOf.lookup(argument), entry);
+    } else {
+      OpBuilder b(in);
+      RankedTensorType type = in.getType();
+      Value empty = tensor::EmptyOp::create(b, in.getLoc(), type.getShape(),
+                                            type.getElementType());
+      Value copy =
+          linalg::CopyOp::create(b, in.getLoc(), argument.getSource(), empty)
+              .getResult(0);
+      in.getResult().replaceAllUsesWith(copy);
+    }
     in.erase();
     in = nullptr;
   }
   llvm::erase(ins, nullptr);
   for (HostArgumentOp argument : hostArguments)
     argument.erase();
-  // Below the tensor level every buffer is plain memory; the convention
-  // has done its work (the GPU path is refused before this point).
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    func.removeArgAttr(i, kHostMemoryAttrName);
+  // On the CPU every buffer below the tensor level is plain memory: the
+  // convention has done its work. The GPU's device boundary reads it on
+  // arguments (not to copy them in); a result in host memory is a view of
+  // the host arena, which the boundary copies out like any result.
+  if (!toGpu)
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      func.removeArgAttr(i, kHostMemoryAttrName);
   for (unsigned i = 0; i < func.getNumResults(); ++i)
     func.removeResultAttr(
         i, StringAttr::get(func.getContext(), kHostMemoryAttrName));
@@ -125,7 +180,6 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
       /*constant=*/false, moduleBuilder.getI64IntegerAttr(kHostSlotAlignment));
   symbols.insert(global);
 
-  Block &entry = func.getBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
   Value arena =
       memref::GetGlobalOp::create(builder, loc, arenaType, global.getSymName());
@@ -189,6 +243,7 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     Operation *release = out->getNextNode();
     for (double elapsed = 0;
          release != swapIn && release != stall && elapsed < copySeconds &&
+         !isa<HostResultOp>(release) &&
          !release->hasTrait<OpTrait::IsTerminator>();
          release = release->getNextNode())
       elapsed += costs->getCost(release).seconds;
@@ -209,26 +264,7 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
       in.getResult().replaceAllUsesWith(copy);
       continue;
     }
-    // A plain allocation: buffer planning places it in the arena from here
-    // to its last reader.
-    Value buffer = memref::AllocOp::create(b, at, getSlotType(type));
-    Value copied = gpu::MemcpyOp::create(b, at, tokenType,
-                                         ValueRange{createStreamToken(b, at)},
-                                         buffer, slot)
-                       .getAsyncToken();
-    // Compute waits for the copy only right before the first reader.
-    Operation *firstReader = nullptr;
-    for (Operation *user : in.getResult().getUsers()) {
-      Operation *reader = entry.findAncestorOpInBlock(*user);
-      if (reader && (!firstReader || reader->isBeforeInBlock(firstReader)))
-        firstReader = reader;
-    }
-    OpBuilder waitBuilder(firstReader ? firstReader : entry.getTerminator());
-    gpu::WaitOp::create(waitBuilder, at, Type(), ValueRange{copied});
-    auto tensor = bufferization::ToTensorOp::create(waitBuilder, at, type,
-                                                    buffer, /*restrict=*/true,
-                                                    /*writable=*/true);
-    in.getResult().replaceAllUsesWith(tensor.getResult());
+    lowerSwapInToGpu(in, slot, entry);
   }
   // A gradient returned in host memory: its copy out of the device, read
   // back into the returned tensor (host memory on both targets once the
@@ -240,10 +276,16 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     RankedTensorType type = result.getType();
     Value host = bufferization::ToTensorOp::create(b, at, type, slot,
                                                    /*restrict=*/true);
-    Value empty =
-        tensor::EmptyOp::create(b, at, type.getShape(), type.getElementType());
-    Value copy = linalg::CopyOp::create(b, at, host, empty).getResult(0);
-    result.getResult().replaceAllUsesWith(copy);
+    // On the GPU the slot is returned as it is: the device boundary copies
+    // it into the caller's buffer, host to host, once the copy out (waited
+    // for above, at the latest here) has ended.
+    Value returned = host;
+    if (!toGpu) {
+      Value empty = tensor::EmptyOp::create(b, at, type.getShape(),
+                                            type.getElementType());
+      returned = linalg::CopyOp::create(b, at, host, empty).getResult(0);
+    }
+    result.getResult().replaceAllUsesWith(returned);
     result.erase();
   }
   // On CPU the copies are synchronous: a stall has nothing to wait for.
@@ -280,17 +322,6 @@ void LowerSwapsPass::runOnOperation() {
                                   "functions only";
       supported = false;
     }
-    if (target == SwapLoweringTarget::Gpu)
-      func.walk([&](Operation *op) {
-        if (!isa<HostArgumentOp, HostResultOp>(op))
-          return;
-        emitError(op->getLoc())
-            << "memsched-lower-swaps: offloaded arguments and results ('"
-            << kHostMemoryAttrName
-            << "') are lowered for the CPU only so far; plan without "
-               "offload= for the GPU";
-        supported = false;
-      });
     func.walk([&](SwapOutOp out) {
       if (!getStorageBytes(out.getSource().getType())) {
         emitError(out.getLoc())

@@ -187,11 +187,12 @@ def lower(args):
         # Kernel names are positions in the program as given (for
         # --profile), so they are given before optimisation moves ops.
         tagged = memsched.run_pipeline(text, "memsched-tag-kernels")
-        if budget or args.optimize:
+        offload = [name for name in args.offload.split(",") if name]
+        if budget or args.optimize or offload:
             program, analysis = memsched.optimize(
                 tagged, budget=budget, device=args.device,
                 allow_remat=args.remat, allow_swap=args.swap,
-                timeline=False)
+                timeline=False, offload=offload)
         else:
             program = tagged
             analysis = memsched.analyze(tagged, device=args.device,
@@ -335,6 +336,9 @@ def build_parser():
                         "budget")
     parser.add_argument("--device", default="h100",
                         help="device preset or JSON file for the cost model")
+    parser.add_argument("--offload", default="",
+                        help="keep resident state in host memory: a "
+                        "comma-separated subset of params, grads")
     parser.add_argument("--no-remat", dest="remat", action="store_false")
     parser.add_argument("--no-swap", dest="swap", action="store_false")
     parser.add_argument("--chip", default="sm_90")

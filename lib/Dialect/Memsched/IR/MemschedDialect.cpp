@@ -12,6 +12,7 @@
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -178,6 +179,10 @@ LogicalResult MemschedDialect::verifyRegionArgAttribute(
   if (func.isExternal())
     return success();
   BlockArgument argument = func.getArgument(index);
+  // Once bufferized (for the GPU), the argument is the caller's host buffer
+  // that the lowered copies read.
+  if (isa<BaseMemRefType>(argument.getType()))
+    return success();
   auto type = dyn_cast<RankedTensorType>(argument.getType());
   if (!type ||
       !HostTensorType::verifyInvariants([&] { return op->emitOpError(); }, type)
@@ -185,8 +190,10 @@ LogicalResult MemschedDialect::verifyRegionArgAttribute(
     return op->emitOpError()
            << "argument #" << index << " marked '" << kHostMemoryAttrName
            << "' must be a statically shaped tensor";
+  // memsched-lower-swaps reads it through bufferization.to_buffer on the
+  // way to the GPU.
   for (Operation *user : argument.getUsers())
-    if (!isa<HostArgumentOp>(user))
+    if (!isa<HostArgumentOp, bufferization::ToBufferOp>(user))
       return op->emitOpError() << "argument #" << index
                                << " is in host memory ('" << kHostMemoryAttrName
                                << "'): only memsched.host_argument may read "
@@ -204,6 +211,8 @@ LogicalResult MemschedDialect::verifyRegionResultAttribute(
                              << "' is a unit attribute of function arguments "
                                 "and results";
   if (func.isExternal())
+    return success();
+  if (!isa<TensorType>(func.getResultTypes()[index]))
     return success();
   for (Block &block : func.getBody())
     if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
