@@ -11,12 +11,14 @@ escaping, memsched-report), the modelled recompute time over the step time.
 
 With `--lever joint` the member is planned by memsched-reorder then
 memsched-fit (recomputation, swapping with stalls, and both), with
-`--lever swap` by memsched-fit allow-remat=false; the last column is then
-the modelled step time over the member's own step without a plan.
+`--lever swap` by memsched-fit allow-remat=false, with `--lever offload`
+by memsched-optimize with parameters and gradients in host memory
+(offload=params,grads) and every other lever; the last column is then the
+modelled step time over the member's own step without a plan.
 
 Usage: PYTHONPATH=build/python_packages python3 bench/remat_depth.py
        [--build build] [--image 128] [--batch 32] [--blocks 2,3,4,6,8]
-       [--batches 32,48,64,96,128] [--lever remat|joint|swap]
+       [--batches 32,48,64,96,128] [--lever remat|joint|swap|offload]
 """
 import argparse
 import json
@@ -70,6 +72,8 @@ LEVERS = {
     "swap": lambda budget: ["-memsched-reorder",
                             f"-memsched-fit=budget={budget}B "
                             "allow-remat=false"],
+    "offload": lambda budget: [f"-memsched-optimize=offload=params,grads "
+                               f"budget={budget}B"],
 }
 
 
