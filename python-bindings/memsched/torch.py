@@ -177,13 +177,68 @@ def _autocast(dtype):
     return torch.autocast("cpu", dtype=dtype)
 
 
+# Optimizer steps inside the training step: name -> (state slots per
+# parameter, default hyperparameters).
+OPTIMIZERS = {
+    "sgd": (["momentum_buffer"], {"lr": 0.01, "momentum": 0.9}),
+    "adam": (["exp_avg", "exp_avg_sq"],
+             {"lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "step": 1}),
+}
+
+
+def _optimizer_spec(optimizer):
+    """(name, slots, hyperparameters) of ``optimizer``: None, a name of
+    OPTIMIZERS, or (name, {hyperparameter: value})."""
+    if optimizer is None:
+        return None
+    name, options = (optimizer, {}) if isinstance(optimizer, str) else \
+        optimizer
+    if name not in OPTIMIZERS:
+        raise UnsupportedError("unknown optimizer %r (known: %s)" % (
+            name, ", ".join(sorted(OPTIMIZERS))))
+    slots, defaults = OPTIMIZERS[name]
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise UnsupportedError("optimizer %s takes %s, not %s" % (
+            name, ", ".join(sorted(defaults)), ", ".join(unknown)))
+    return name, slots, dict(defaults, **options)
+
+
+def _optimizer_update(spec, params, grads, state):
+    """One step of the optimizer on plain tensors, as torch.optim computes
+    it (no weight decay, no Nesterov, no AMSGrad). ``state``: per slot, the
+    list of per-parameter tensors. Returns (new params, new state)."""
+    name, _, hyper = spec
+    if name == "sgd":
+        buffers = [hyper["momentum"] * b + g
+                   for b, g in zip(state[0], grads)]
+        return ([p - hyper["lr"] * b for p, b in zip(params, buffers)],
+                [buffers])
+    beta1, beta2 = hyper["betas"]
+    step = hyper["step"]
+    correction1 = 1 - beta1 ** step
+    correction2_sqrt = (1 - beta2 ** step) ** 0.5
+    averages = [beta1 * m + (1 - beta1) * g for m, g in zip(state[0], grads)]
+    squares = [beta2 * v + (1 - beta2) * g * g
+               for v, g in zip(state[1], grads)]
+    params = [p - (hyper["lr"] / correction1) * m /
+              (v.sqrt() / correction2_sqrt + hyper["eps"])
+              for p, m, v in zip(params, averages, squares)]
+    return params, [averages, squares]
+
+
 def capture_training_step(model, inputs, target=None, loss="cross_entropy",
                           dropout="inputs", func_name="train_step",
-                          autocast=None):
+                          autocast=None, optimizer=None):
     """Captures ``loss(model(*inputs), target)`` and its gradients with
     respect to every parameter that requires grad. ``autocast``: a dtype
     (``torch.bfloat16``) to run the forward and the loss under CPU
-    autocast. Returns a ``Capture``."""
+    autocast. ``optimizer`` (``"sgd"``, ``"adam"`` or ``(name,
+    {hyperparameter: value})``, see OPTIMIZERS): the step also applies it,
+    taking the optimizer state after the parameters and returning the
+    updated parameters and state instead of the gradients. Returns a
+    ``Capture``."""
+    spec = _optimizer_spec(optimizer)
     loss_fn = _Loss(_loss_function(loss))
     if dropout not in _DROPOUT_MODES:
         raise ValueError("dropout must be one of %s" %
@@ -194,7 +249,13 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
               if not p.requires_grad]
     buffers = [(n, b) for n, b in model.named_buffers()
                if not _is_batchnorm_statistic(model, n)]
-    state_names = [n for n, _ in params + frozen + buffers]
+    slots = spec[1] if spec else []
+    # The optimizer state follows the parameters: (params..., state...)
+    # -> (loss, params'..., state'...) keeps memsched-offload's convention.
+    optimizer_state = [("%s:%s" % (slot, n), torch.zeros_like(p))
+                       for slot in slots for n, p in params]
+    state_names = [n for n, _ in params + optimizer_state + frozen +
+                   buffers]
     num_params = len(params)
 
     def step(state, inputs, *target):
@@ -202,8 +263,14 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
         # make_fx passes tensors that do not require grad.
         for parameter in state[:num_params]:
             parameter.requires_grad_(True)
+        num_state = num_params * len(slots)
+        slot_values = state[num_params:num_params + num_state]
+        model_state = state[:num_params] + state[num_params + num_state:]
+        model_names = state_names[:num_params] + \
+            state_names[num_params + num_state:]
         with _autocast(autocast):
-            output = functional_call(model, dict(zip(state_names, state)),
+            output = functional_call(model, dict(zip(model_names,
+                                                     model_state)),
                                      tuple(inputs))
             value = loss_fn(output, target) if target is not None else \
                 loss_fn(output)
@@ -213,10 +280,18 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
                                     allow_unused=True)
         grads = [torch.zeros_like(p) if g is None else g
                  for g, p in zip(grads, state[:num_params])]
-        return [value] + grads
+        if spec is None:
+            return [value] + grads
+        per_slot = [slot_values[i * num_params:(i + 1) * num_params]
+                    for i in range(len(slots))]
+        with torch.no_grad():
+            new_params, new_state = _optimizer_update(
+                spec, [p.detach() for p in state[:num_params]], grads,
+                per_slot)
+        return [value] + new_params + [t for slot in new_state for t in slot]
 
     state = [_traceable(t, "parameter '%s'" % n)
-             for n, t in params + frozen + buffers]
+             for n, t in params + optimizer_state + frozen + buffers]
     inputs = [_traceable(t, "input %d" % i) for i, t in enumerate(inputs)]
     args = (state, inputs) + (() if target is None else
                               (_traceable(target, "the target"),))
@@ -228,7 +303,9 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
             step, args, [("", model), ("loss", loss_fn)], arg_names,
             "error" if dropout == "error" else "inputs")
     arg_names += ["random%d" % i for i in range(len(randoms))]
-    result_names = ["loss"] + ["grad:" + n for n, _ in params]
+    result_names = ["loss"] + (
+        ["grad:" + n for n, _ in params] if spec is None else
+        ["updated:" + n for n, _ in params + optimizer_state])
     return Capture(graph_module, arg_names, result_names, origins,
                    func_name, randoms)
 
@@ -339,14 +416,19 @@ def lower_graph(capture):
 
 def export_training_step(model, inputs, target=None, loss="cross_entropy",
                          dropout="inputs", func_name="train_step",
-                         autocast=None):
+                         autocast=None, optimizer=None):
     """Returns the training step of ``model`` as MLIR text:
     ``@train_step(params..., buffers..., inputs..., target, random...) ->
     (loss, grads...)``. ``loss`` is ``"cross_entropy"``, ``"mse"`` or a
     callable ``loss(output, target)`` returning a scalar; ``dropout`` and
-    ``autocast`` as in ``capture_training_step``."""
+    ``autocast`` as in ``capture_training_step``. With ``optimizer``
+    (``"sgd"``, ``"adam"``, or ``(name, {hyperparameter: value})``): ``(params...,
+    optimizer state..., buffers..., inputs..., target, random...) -> (loss,
+    updated params..., updated state...)``, the state in slot order
+    (SGD: momentum buffers; Adam: first, then second moments)."""
     return lower_graph(capture_training_step(model, inputs, target, loss,
-                                             dropout, func_name, autocast))
+                                             dropout, func_name, autocast,
+                                             optimizer))
 
 
 def export_inference(model, inputs, func_name="forward"):
@@ -387,16 +469,24 @@ def random_arguments(capture, seed=0):
 
 
 def training_step_arguments(model, inputs, target=None, capture=None,
-                            seed=0):
+                            seed=0, optimizer=None, optimizer_state=None):
     """The ``@train_step`` arguments for these inputs as numpy arrays, in
-    signature order (parameters, frozen parameters, buffers, inputs,
-    target, then, given the ``capture``, its random masks drawn with
-    ``seed``)."""
+    signature order (parameters, with ``optimizer`` its state (the tensors
+    of ``optimizer_state``, slot by slot, else zeros: a fresh optimizer),
+    frozen parameters, buffers, inputs, target, then, given the
+    ``capture``, its random masks drawn with ``seed``)."""
     params = [p for _, p in model.named_parameters() if p.requires_grad]
     frozen = [p for _, p in model.named_parameters() if not p.requires_grad]
     buffers = [b for n, b in model.named_buffers()
                if not _is_batchnorm_statistic(model, n)]
-    values = params + frozen + buffers + list(_as_tuple(inputs))
+    spec = _optimizer_spec(optimizer)
+    if spec is None:
+        state = []
+    elif optimizer_state is not None:
+        state = list(optimizer_state)
+    else:
+        state = [torch.zeros_like(p) for _ in spec[1] for p in params]
+    values = params + state + frozen + buffers + list(_as_tuple(inputs))
     if target is not None:
         values.append(target)
     values = [t.detach().numpy().copy() for t in values]
