@@ -3,9 +3,10 @@
     PYTHONPATH=build/python_packages python3 bench/gpu/measure.py \
         [--models mlp,cnn,chain,resnet18] [--json out.json]
 
-For every model and budget (none, then memsched-optimize at 0.9x, 0.8x and
-0.7x with recomputation and swapping chosen jointly, and 0.7x with
-recomputation only), one run of ``python3 -m memsched.run`` gives side by
+For every model and budget (none, then memsched-optimize at 0.9x, 0.8x,
+0.7x, 0.5x and min with recomputation and swapping chosen jointly, 0.7x
+with recomputation only, and 0.6x and min with parameters and gradients in
+host memory, offload=params,grads), one run of ``python3 -m memsched.run`` gives side by
 side: the measured device peak and the planned device memory (resident
 copies + arena), the measured run time and kernel time and the modelled
 time. Results are checked against the CPU for the examples and against the
@@ -60,9 +61,11 @@ MODELS = {
     "resnet50": (os.path.join(ROOT, "bench", "models", "resnet50.mlir.gz"),
                  "gpu"),
 }
-CONFIGS = [("", True, True), ("0.9x", True, True), ("0.8x", True, True),
-           ("0.7x", True, True), ("0.7x", True, False), ("0.5x", True, True),
-           ("min", True, True)]
+CONFIGS = [("", True, True, ""), ("0.9x", True, True, ""),
+           ("0.8x", True, True, ""), ("0.7x", True, True, ""),
+           ("0.7x", True, False, ""), ("0.5x", True, True, ""),
+           ("min", True, True, ""), ("0.6x", True, True, "params,grads"),
+           ("min", True, True, "params,grads")]
 
 
 def _runner():
@@ -85,8 +88,10 @@ class MeasureError(Exception):
     pass
 
 
-def model_argv(path, reference, budget, remat, swap, extra=()):
+def model_argv(path, reference, budget, remat, swap, offload="", extra=()):
     argv = [path, "--reference", reference]
+    if offload:
+        argv += ["--offload", offload]
     if budget:
         argv += ["--budget", budget]
     if not remat:
@@ -96,9 +101,9 @@ def model_argv(path, reference, budget, remat, swap, extra=()):
     return argv + list(extra)
 
 
-def run_model(path, reference, budget, remat, swap, extra=()):
+def run_model(path, reference, budget, remat, swap, offload="", extra=()):
     runner = _runner()
-    argv = model_argv(path, reference, budget, remat, swap, extra)
+    argv = model_argv(path, reference, budget, remat, swap, offload, extra)
     return runner.run(runner.build_parser().parse_args(argv))
 
 
@@ -252,18 +257,19 @@ def _execute(executable, env, timeout=None):
 
 
 def _configs(models, budgets=None):
-    """(model, path, reference, budget, remat, swap) of each run; `budgets`
+    """(model, path, reference, budget, remat, swap, offload) of each run;
+    `budgets`
     ("none,0.5x,min": a subset of CONFIGS' budgets) keeps only those."""
     kept = None if budgets is None else set(budgets.split(","))
     for name in models.split(","):
         path, reference = MODELS[name]
-        for budget, remat, swap in CONFIGS:
+        for budget, remat, swap, offload in CONFIGS:
             if kept is None or (budget or "none") in kept:
-                yield name, path, reference, budget, remat, swap
+                yield name, path, reference, budget, remat, swap, offload
 
 
-def _plan_name(swap):
-    return "joint" if swap else "remat"
+def _plan_name(swap, offload=""):
+    return ("joint" if swap else "remat") + ("+offload" if offload else "")
 
 
 def _error_reason(error):
@@ -280,11 +286,11 @@ def prepare(args):
     os.makedirs(args.prepare, exist_ok=True)
     manifest = {"runs": [], "matmul": [], "failed": []}
     references = {}
-    for name, path, reference, budget, remat, swap in _configs(
+    for name, path, reference, budget, remat, swap, offload in _configs(
             args.models, args.budgets):
         label = "%s_%s_%s" % (name, (budget or "none").replace(".", "p"),
-                              _plan_name(swap))
-        argv = model_argv(path, reference, budget, remat, swap,
+                              _plan_name(swap, offload).replace("+", "_"))
+        argv = model_argv(path, reference, budget, remat, swap, offload,
                           ["--format", args.format])
         run_args = runner.build_parser().parse_args(argv)
         started = time.time()
@@ -317,16 +323,16 @@ def prepare(args):
                 emulated = runner.run(emulated_args)["device_peak_bytes"]
         except (runner.RunError, standalone.BuildError) as error:
             print("| %s | %s | %s | %s |" % (name, budget or "-",
-                                             _plan_name(swap),
+                                             _plan_name(swap, offload),
                                              _error_reason(error)[:120]))
             manifest["failed"].append({"model": name, "budget": budget,
-                                       "plan": _plan_name(swap),
+                                       "plan": _plan_name(swap, offload),
                                        "reason": _error_reason(error)})
             continue
         summary = {key: value for key, value in lowered.items()
                    if key not in ("lowered", "reference_ir")}
         manifest["runs"].append({
-            "model": name, "budget": budget, "plan": _plan_name(swap),
+            "model": name, "budget": budget, "plan": _plan_name(swap, offload),
             "executable": label, "reference": references[name],
             "reference_kind": reference, "lowered": summary,
             "emulated_device_peak_bytes": emulated})
@@ -512,16 +518,17 @@ def main():
 
     rows = []
     _print_header()
-    for name, path, reference, budget, remat, swap in _configs(
+    for name, path, reference, budget, remat, swap, offload in _configs(
             args.models, args.budgets):
         try:
-            report = run_model(path, reference, budget, remat, swap, extra)
+            report = run_model(path, reference, budget, remat, swap, offload,
+                               extra)
         except runner.RunError as error:
             print("| %s | %s | %s | %s |" % (name, budget or "-",
-                                             _plan_name(swap),
+                                             _plan_name(swap, offload),
                                              _error_reason(error)[:120]))
             continue
-        report["model"], report["plan"] = name, _plan_name(swap)
+        report["model"], report["plan"] = name, _plan_name(swap, offload)
         rows.append(report)
         _print_row(report)
 
