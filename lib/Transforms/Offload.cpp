@@ -39,13 +39,18 @@ namespace {
 struct OffloadSelection {
   bool params = false;
   bool grads = false;
+  bool optimizer = false;
 };
 
-/// The decision for one function: which arguments are parameters (the
-/// leading ones, in the order of their gradients), and each parameter's
-/// reader groups in program order.
+/// The decision for one function: which leading arguments move (each
+/// updated by result i + 1, or its gradient), which updates are copied
+/// out, and each moved argument's reader groups in program order.
 struct OffloadPlan {
+  /// The leading arguments the results after the loss update.
   unsigned numParams = 0;
+  /// Per leading argument: whether it moves to host memory, and whether
+  /// its update (result i + 1) is copied out.
+  std::vector<bool> movesArgument, copiesOutResult;
   /// Per parameter: groups of readers (ops of the entry block), each group
   /// reading one swap-in.
   std::vector<std::vector<SmallVector<Operation *>>> readerGroups;
@@ -71,10 +76,13 @@ static FailureOr<OffloadSelection> parseSelection(ArrayRef<std::string> names,
       selection.params = true;
     else if (name == "grads")
       selection.grads = true;
+    else if (name == "optimizer")
+      selection.optimizer = true;
     else
       return emitError(func.getLoc())
              << "memsched-offload: unknown offload entry '" << name
-             << "'; expected a comma-separated subset of params, grads";
+             << "'; expected a comma-separated subset of params, grads, "
+                "optimizer";
   }
   return selection;
 }
@@ -105,6 +113,31 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
            << func.getSymName()
            << "': expected (params..., other arguments...) -> (loss, "
               "grads...) with each gradient of its parameter's type";
+  // Which of them are parameters and which optimizer state: the exporter
+  // says; without it, all are parameters.
+  unsigned numWeights = plan.numParams, numState = 0;
+  if (auto step = func->getAttrOfType<DictionaryAttr>(kTrainingStepAttrName)) {
+    numWeights = step.getAs<IntegerAttr>("parameters").getInt();
+    numState = step.getAs<IntegerAttr>("optimizer_state").getInt();
+    if (numWeights + numState != plan.numParams)
+      return emitError(func.getLoc())
+             << "memsched-offload: '@" << func.getSymName() << "' says it has "
+             << numWeights << " parameters and " << numState
+             << " optimizer state tensors, but " << plan.numParams
+             << " leading arguments are updated by its results";
+  }
+  if (selection.optimizer && numState == 0)
+    return emitError(func.getLoc())
+           << "memsched-offload: '@" << func.getSymName()
+           << "' has no optimizer state (export the step with "
+              "memsched.torch's optimizer=)";
+  for (unsigned i = 0; i < plan.numParams; ++i) {
+    bool isState = i >= numWeights;
+    plan.movesArgument.push_back(isState ? selection.optimizer
+                                         : selection.params);
+    plan.copiesOutResult.push_back(isState ? selection.optimizer
+                                           : selection.grads);
+  }
   Block &entry = func.getBody().front();
   Operation *terminator = entry.getTerminator();
   for (unsigned i = 0; i < plan.numParams; ++i) {
@@ -115,7 +148,7 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
              << "memsched-offload: parameter #" << i << " of '@"
              << func.getSymName() << "' has type " << type
              << "; only statically shaped tensors without an encoding move";
-    if (selection.grads) {
+    if (plan.copiesOutResult[i]) {
       Value grad = terminator->getOperand(i + 1);
       if (isa<BlockArgument>(grad))
         return emitError(func.getLoc())
@@ -123,8 +156,11 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                << func.getSymName() << "' is an argument, not a value the "
                << "function makes";
     }
-    if (!selection.params)
+    if (!plan.movesArgument[i]) {
+      plan.readerGroups.emplace_back();
+      plan.issueBefore.emplace_back();
       continue;
+    }
     // The readers in program order; a write into the parameter (it is an
     // op's destination) or returning it would need the host copy updated.
     SmallVector<Operation *> readers;
@@ -191,54 +227,53 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
 }
 
 /// Rewrites `func` as `plan` says.
-static void applyOffload(func::FuncOp func, const OffloadSelection &selection,
-                         const OffloadPlan &plan) {
+static void applyOffload(func::FuncOp func, const OffloadPlan &plan) {
   Block &entry = func.getBody().front();
   Operation *terminator = entry.getTerminator();
   MLIRContext *context = func.getContext();
-  if (selection.params) {
-    OpBuilder atStart = OpBuilder::atBlockBegin(&entry);
-    for (unsigned i = 0; i < plan.numParams; ++i) {
-      BlockArgument param = func.getArgument(i);
-      auto type = cast<RankedTensorType>(param.getType());
-      func.setArgAttr(i, kHostMemoryAttrName, UnitAttr::get(context));
-      auto hostType = HostTensorType::get(context, type);
-      Value host =
-          HostArgumentOp::create(atStart, param.getLoc(), hostType, param);
-      for (auto [group, issue] :
-           llvm::zip_equal(plan.readerGroups[i], plan.issueBefore[i])) {
-        OpBuilder before(issue);
-        Value copy = SwapInOp::create(before, param.getLoc(), type, host);
-        for (Operation *reader : group)
-          param.replaceUsesWithIf(copy, [&](OpOperand &use) {
-            return reader->isAncestor(use.getOwner());
-          });
-      }
+  OpBuilder atStart = OpBuilder::atBlockBegin(&entry);
+  for (unsigned i = 0; i < plan.numParams; ++i) {
+    if (!plan.movesArgument[i])
+      continue;
+    BlockArgument param = func.getArgument(i);
+    auto type = cast<RankedTensorType>(param.getType());
+    func.setArgAttr(i, kHostMemoryAttrName, UnitAttr::get(context));
+    auto hostType = HostTensorType::get(context, type);
+    Value host =
+        HostArgumentOp::create(atStart, param.getLoc(), hostType, param);
+    for (auto [group, issue] :
+         llvm::zip_equal(plan.readerGroups[i], plan.issueBefore[i])) {
+      OpBuilder before(issue);
+      Value copy = SwapInOp::create(before, param.getLoc(), type, host);
+      for (Operation *reader : group)
+        param.replaceUsesWithIf(copy, [&](OpOperand &use) {
+          return reader->isAncestor(use.getOwner());
+        });
     }
   }
-  if (selection.grads) {
-    DenseMap<Value, Value> hostCopyOf;
-    for (unsigned i = 0; i < plan.numParams; ++i) {
-      unsigned index = i + 1;
-      Value grad = terminator->getOperand(index);
-      Value &host = hostCopyOf[grad];
-      if (!host) {
-        // Copied out as soon as it is made.
-        OpBuilder after(context);
-        after.setInsertionPointAfter(grad.getDefiningOp());
-        host = SwapOutOp::create(
-                   after, grad.getLoc(),
-                   HostTensorType::get(context,
-                                       cast<RankedTensorType>(grad.getType())),
-                   grad)
-                   .getResult();
-      }
-      OpBuilder beforeReturn(terminator);
-      Value returned = HostResultOp::create(beforeReturn, grad.getLoc(),
-                                            grad.getType(), host);
-      terminator->setOperand(index, returned);
-      func.setResultAttr(index, kHostMemoryAttrName, UnitAttr::get(context));
+  DenseMap<Value, Value> hostCopyOf;
+  for (unsigned i = 0; i < plan.numParams; ++i) {
+    if (!plan.copiesOutResult[i])
+      continue;
+    unsigned index = i + 1;
+    Value grad = terminator->getOperand(index);
+    Value &host = hostCopyOf[grad];
+    if (!host) {
+      // Copied out as soon as it is made.
+      OpBuilder after(context);
+      after.setInsertionPointAfter(grad.getDefiningOp());
+      host = SwapOutOp::create(
+                 after, grad.getLoc(),
+                 HostTensorType::get(context,
+                                     cast<RankedTensorType>(grad.getType())),
+                 grad)
+                 .getResult();
     }
+    OpBuilder beforeReturn(terminator);
+    Value returned =
+        HostResultOp::create(beforeReturn, grad.getLoc(), grad.getType(), host);
+    terminator->setOperand(index, returned);
+    func.setResultAttr(index, kHostMemoryAttrName, UnitAttr::get(context));
   }
 }
 
@@ -266,12 +301,16 @@ void OffloadPass::runOnOperation() {
   // What the input planned: budget fractions refer to it.
   int64_t plannedBefore =
       getInputPlannedBytes(func, analyzeFunction(func, costs).plannedBytes());
-  applyOffload(func, *selection, *plan);
+  applyOffload(func, *plan);
   DeviceSpec::record(device, func);
   int64_t moved = 0;
-  for (unsigned i = 0; i < plan->numParams; ++i)
-    moved += *getStorageBytes(func.getArgument(i).getType()) *
-             ((selection->params ? 1 : 0) + (selection->grads ? 1 : 0));
+  unsigned movedArguments = 0, copiedResults = 0;
+  for (unsigned i = 0; i < plan->numParams; ++i) {
+    int64_t bytes = *getStorageBytes(func.getArgument(i).getType());
+    moved += bytes * (plan->movesArgument[i] + plan->copiesOutResult[i]);
+    movedArguments += plan->movesArgument[i];
+    copiedResults += plan->copiesOutResult[i];
+  }
   Builder builder(func.getContext());
   func->setAttr(
       kOffloadAttrName,
@@ -279,16 +318,18 @@ void OffloadPass::runOnOperation() {
           {builder.getNamedAttr("params",
                                 builder.getBoolAttr(selection->params)),
            builder.getNamedAttr("grads", builder.getBoolAttr(selection->grads)),
-           builder.getNamedAttr("parameters",
-                                builder.getI64IntegerAttr(plan->numParams)),
+           builder.getNamedAttr("optimizer",
+                                builder.getBoolAttr(selection->optimizer)),
+           builder.getNamedAttr("arguments",
+                                builder.getI64IntegerAttr(movedArguments)),
+           builder.getNamedAttr("results",
+                                builder.getI64IntegerAttr(copiedResults)),
            builder.getNamedAttr("moved_bytes",
                                 builder.getI64IntegerAttr(moved)),
            builder.getNamedAttr("planned_before_bytes",
                                 builder.getI64IntegerAttr(plannedBefore))}));
   emitRemark(func.getLoc())
-      << "memsched-offload: " << plan->numParams << " parameters"
-      << (selection->params ? " in host memory" : "")
-      << (selection->params && selection->grads ? "," : "")
-      << (selection->grads ? " gradients copied out" : "") << "; "
-      << formatBytes(moved) << " no longer resident on the device";
+      << "memsched-offload: " << movedArguments << " arguments in host memory, "
+      << copiedResults << " results copied out; " << formatBytes(moved)
+      << " no longer resident on the device";
 }

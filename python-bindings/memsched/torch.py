@@ -134,6 +134,9 @@ class Capture:
         self.origins = origins
         self.func_name = func_name
         self.random_inputs = list(random_inputs)
+        # For a training step: (parameters, optimizer state tensors), the
+        # leading arguments that the results after the loss update.
+        self.training_step = None
 
     def location(self, node):
         """The module path ``node`` comes from (``backward:path`` for the
@@ -306,8 +309,10 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
     result_names = ["loss"] + (
         ["grad:" + n for n, _ in params] if spec is None else
         ["updated:" + n for n, _ in params + optimizer_state])
-    return Capture(graph_module, arg_names, result_names, origins,
-                   func_name, randoms)
+    capture = Capture(graph_module, arg_names, result_names, origins,
+                      func_name, randoms)
+    capture.training_step = (num_params, len(optimizer_state))
+    return capture
 
 
 def capture_inference(model, inputs, func_name="forward"):
@@ -404,8 +409,15 @@ def lower_graph(capture):
     signature = ", ".join("%%arg%d: %s" % (i, _tensor_type(s, d))
                           for i, (_, s, d) in enumerate(arguments))
     result_types = ", ".join(r.type for r in results)
-    lines.append("  func.func @%s(%s) -> (%s) {" % (capture.func_name,
-                                                    signature, result_types))
+    attributes = ""
+    if capture.training_step is not None:
+        # Which leading arguments are parameters and which optimizer state
+        # (memsched-offload's offload=params / offload=optimizer).
+        attributes = (" attributes {memsched.training_step = {parameters = "
+                      "%d : i64, optimizer_state = %d : i64}}" %
+                      capture.training_step)
+    lines.append("  func.func @%s(%s) -> (%s)%s {" % (
+        capture.func_name, signature, result_types, attributes))
     lines.extend(low.lines)
     lines.append("    return %s : %s" % (", ".join(r.name for r in results),
                                          result_types))

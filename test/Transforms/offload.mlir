@@ -37,7 +37,7 @@
 // CHECK-DAG: %[[R2:.*]] = memsched.host_result %[[O2]]
 // CHECK: return %{{.*}}, %[[R1]], %[[R2]]
 
-// REMARK: remark: memsched-offload: 2 parameters in host memory, gradients copied out; 1.00 MiB no longer resident on the device
+// REMARK: remark: memsched-offload: 2 arguments in host memory, 2 results copied out; 1.00 MiB no longer resident on the device
 
 // BEFORE: resident {{ *}}768.00 KiB
 // PARAMS: resident {{ *}}256.00 KiB

@@ -65,7 +65,7 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
       *this, "offload",
       llvm::cl::desc("Keep resident state in host memory first "
                      "(memsched-offload): a comma-separated subset of "
-                     "params, grads; empty: none")};
+                     "params, grads, optimizer; empty: none")};
   ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of the result to this file ('-' "

@@ -387,35 +387,44 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
 }
 
 def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
-  let summary = "Keep parameters and gradients in host memory";
+  let summary = "Keep parameters, gradients and optimizer state in host "
+                "memory";
   let description = [{
     Tensor level, before the budget planning of `memsched-optimize` (which
-    runs it first when given `offload=`). The parameters of a training step
-    are its leading arguments whose types are those of its results after
-    the first (memsched.torch's convention: `(params..., inputs...) ->
-    (loss, grads...)`); their gradients are those results.
+    runs it first when given `offload=`). The leading arguments of a
+    training step whose types are those of its results after the first are
+    what the step updates (memsched.torch's convention: `(params...,
+    inputs...) -> (loss, grads...)`, with an optimizer step `(params...,
+    state..., inputs...) -> (loss, params'..., state'...)`); the
+    function's `memsched.training_step = {parameters = N, optimizer_state =
+    M}` says which are parameters and which optimizer state (without it,
+    all are parameters).
 
-    * `params`: each parameter is marked `memsched.host_memory` (the caller passes
-      it in host memory) and read through `memsched.host_argument`; its
-      readers are split into groups at gaps of modelled compute longer
-      than twice its copy time, and each group reads its own
-      `memsched.swap_in`, issued as much modelled compute before the
-      group's first reader as the copy takes (not before the previous
-      group's last reader), so that the copy overlaps compute.
-    * `grads`: each gradient is copied out by a `memsched.swap_out` right
-      after the op that makes it and returned by `memsched.host_result`, at
-      a result marked `memsched.host_memory`; its device buffer is freed when the
-      copy ends.
+    * `params` (and `optimizer` for the state): each such argument is
+      marked `memsched.host_memory` (the caller passes it in host memory)
+      and read through `memsched.host_argument`; its readers are split into
+      groups at gaps of modelled compute longer than twice its copy time,
+      and each group reads its own `memsched.swap_in`, issued as much
+      modelled compute before the group's first reader as the copy takes
+      (not before the previous group's last reader), so that the copy
+      overlaps compute.
+    * `grads` (and `optimizer` for the updated state): each such result is
+      copied out by a `memsched.swap_out` right after the op that makes it
+      and returned by `memsched.host_result`, at a result marked
+      `memsched.host_memory`; its device buffer is freed when the copy
+      ends.
 
     Refused, with the IR unchanged: unknown names, a function whose
     parameters cannot be told apart, a parameter the function writes in
     place (the destination of an op) or returns, a gradient that is an
-    argument. One remark per function gives the device bytes moved to host.
+    argument, `optimizer` without optimizer state, a
+    `memsched.training_step` that does not match the signature. One remark
+    per function gives the device bytes moved to host.
   }];
   let dependentDialects = ["::mlir::memsched::MemschedDialect"];
   let options = [
     ListOption<"offload", "offload", "std::string",
-               "What to keep in host memory: params, grads">,
+               "What to keep in host memory: params, grads, optimizer">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (for copy and compute times)">,
   ];

@@ -61,3 +61,12 @@ func.func @wait_on_argument(%w: tensor<8xf32> {memsched.host_memory}) {
   memsched.swap_wait %h : !memsched.host<tensor<8xf32>>
   return
 }
+
+// -----
+
+// Tests that memsched.training_step is a dictionary of two counts.
+
+// expected-error @below {{expects 'memsched.training_step' on a function, as {parameters = <integer>, optimizer_state = <integer>}}}
+func.func @bad_training_step(%w: tensor<8xf32>) attributes {memsched.training_step = {parameters = 1 : i64}} {
+  return
+}

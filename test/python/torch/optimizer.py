@@ -3,8 +3,9 @@
 # (momentum) or Adam inside returns the loss, the updated parameters and
 # the updated optimizer state, matching one step of torch.optim from a
 # fresh optimizer (first step: zero state) on CPU, and the same step with
-# parameters, moments and updates offloaded (memsched-optimize
-# offload=params,grads) is bit-identical to it. The tolerance is that of
+# parameters, optimizer state and their updates offloaded (memsched-optimize
+# offload=params,grads,optimizer) is bit-identical to it; the exported
+# function says which arguments are parameters and which state. The tolerance is that of
 # the gradient checks (check.py): float32 with another evaluation order,
 # relative to each tensor's largest magnitude; measured about 4e-8.
 
@@ -29,6 +30,7 @@ for name, options, make in [
         ("adam", {"lr": 0.01}, lambda p, o: torch.optim.Adam(p, **o))]:
     text = mt.export_training_step(model, (x,), target,
                                    optimizer=(name, options))
+    print(text[text.index("memsched.training_step"):].split("}")[0] + "}")
     arguments = mt.training_step_arguments(model, (x,), target,
                                            optimizer=(name, options))
     ours = run_with_inputs(text, arguments)
@@ -44,14 +46,17 @@ for name, options, make in [
          for p in reference.parameters()]
     error = max(float(np.max(np.abs(a - b))) / max(1.0, float(np.max(
         np.abs(b)))) for a, b in zip(ours, expected))
-    offloaded, _ = memsched.optimize(text, offload=("params", "grads"),
+    offloaded, _ = memsched.optimize(text, offload=("params", "grads",
+                                                   "optimizer"),
                                      timeline=False)
     same = all(np.array_equal(a, b) for a, b in zip(
         ours, run_with_inputs(offloaded, arguments)))
     print("%s: %d results, match torch.optim: %s, offloaded identical: %s"
           % (name, len(ours), error < 1e-5, same))
 
+# CHECK: memsched.training_step = {parameters = 6 : i64, optimizer_state = 6 : i64}
 # CHECK: sgd: 13 results, match torch.optim: True, offloaded identical: True
+# CHECK: memsched.training_step = {parameters = 6 : i64, optimizer_state = 12 : i64}
 # CHECK: adam: 19 results, match torch.optim: True, offloaded identical: True
 
 try:

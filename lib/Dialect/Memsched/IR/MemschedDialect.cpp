@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -316,6 +317,21 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a unit attribute";
+    return success();
+  }
+  if (name == kTrainingStepAttrName) {
+    auto step = dyn_cast<DictionaryAttr>(attribute.getValue());
+    auto isCount = [&](StringRef key) {
+      Attribute value = step ? step.get(key) : Attribute();
+      return value && isNonNegativeNumber(value, /*allowFloat=*/false);
+    };
+    if (!isa<FunctionOpInterface>(op) || !step || step.size() != 2 ||
+        !isCount("parameters") || !isCount("optimizer_state"))
+      return op->emitOpError()
+             << "expects '" << kTrainingStepAttrName
+             << "' on a function, as {parameters = <integer>, "
+                "optimizer_state = <integer>}, got "
+             << attribute.getValue();
     return success();
   }
   if (name == kKernelAttrName || name == kTargetDeviceAttrName) {

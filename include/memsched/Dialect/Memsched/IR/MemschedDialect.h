@@ -41,6 +41,12 @@ inline constexpr llvm::StringLiteral kRematAttrName = "memsched.remat";
 /// Dictionary a function carries after memsched-swap (or memsched-fit):
 /// the budget, the peaks before and after, and the swap figures.
 inline constexpr llvm::StringLiteral kSwapAttrName = "memsched.swap";
+/// `{parameters = N, optimizer_state = M}` on a training step exported by
+/// memsched.torch: its first N arguments are parameters and the next M
+/// optimizer state, and results 1..N+M are their updates (or, without an
+/// optimizer, the gradients of the parameters).
+inline constexpr llvm::StringLiteral kTrainingStepAttrName =
+    "memsched.training_step";
 /// Dictionary a function carries after memsched-offload: what moved to host
 /// memory and the planned bytes before (which budget fractions refer to).
 inline constexpr llvm::StringLiteral kOffloadAttrName = "memsched.offload";
