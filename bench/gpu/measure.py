@@ -214,6 +214,15 @@ def _torch_sgemm_seconds(n, warmup, repeats):
     return statistics.median(times)
 
 
+def _matmul_row(n, executable=None):
+    """Times our matmul (prepared `executable`, else lowered here) and
+    cuBLAS's at size `n`; prints the table row and returns it."""
+    ours = our_matmul_seconds(n, executable=executable)
+    theirs = cublas_matmul_seconds(n)
+    print("| %d | %.6f | %.6f | %.1f |" % (n, ours, theirs, ours / theirs))
+    return {"n": n, "ours_s": ours, "cublas_s": theirs, "ratio": ours / theirs}
+
+
 def _load(names):
     for name in names:
         try:
@@ -458,16 +467,10 @@ def run_prepared(args):
     for entry in manifest["matmul"]:
         n = entry["n"]
         try:
-            ours = our_matmul_seconds(
-                n, executable=os.path.join(directory, entry["executable"]))
-            theirs = cublas_matmul_seconds(n)
+            matmuls.append(_matmul_row(n, executable=os.path.join(
+                directory, entry["executable"])))
         except MeasureError as error:
             print("| %d | %s |" % (n, error))
-            continue
-        matmuls.append({"n": n, "ours_s": ours, "cublas_s": theirs,
-                        "ratio": ours / theirs})
-        print("| %d | %.6f | %.6f | %.1f |" % (n, ours, theirs,
-                                                ours / theirs))
     _write_json(args.json, rows, matmuls)
     return 0
 
@@ -540,12 +543,7 @@ def main():
     print("| matmul n | ours (s) | cuBLAS SGEMM (s) | ours / cuBLAS |")
     print("|---|---|---|---|")
     for n in [int(size) for size in args.sizes.split(",") if size]:
-        ours = our_matmul_seconds(n)
-        theirs = cublas_matmul_seconds(n)
-        matmuls.append({"n": n, "ours_s": ours, "cublas_s": theirs,
-                        "ratio": ours / theirs})
-        print("| %d | %.6f | %.6f | %.1f |" % (n, ours, theirs,
-                                                ours / theirs))
+        matmuls.append(_matmul_row(n))
     _write_json(args.json, rows, matmuls)
     return 0
 

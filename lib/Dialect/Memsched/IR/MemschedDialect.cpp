@@ -168,18 +168,28 @@ LogicalResult HostResultOp::verify() {
   return success();
 }
 
-LogicalResult MemschedDialect::verifyRegionArgAttribute(
-    Operation *op, unsigned region, unsigned index, NamedAttribute attribute) {
+/// The function body a `memsched.host_memory` attribute of `op` constrains:
+/// null when there is nothing to check (another attribute, an external
+/// function), failure when the attribute is misplaced or malformed.
+static FailureOr<func::FuncOp> getHostMemoryFunction(Operation *op,
+                                                     unsigned region,
+                                                     NamedAttribute attribute) {
   if (attribute.getName().getValue() != kHostMemoryAttrName)
-    return success();
+    return func::FuncOp();
   auto func = dyn_cast<func::FuncOp>(op);
   if (!func || region != 0 || !isa<UnitAttr>(attribute.getValue()))
     return op->emitOpError() << "'" << kHostMemoryAttrName
                              << "' is a unit attribute of function arguments "
                                 "and results";
-  if (func.isExternal())
-    return success();
-  BlockArgument argument = func.getArgument(index);
+  return func.isExternal() ? func::FuncOp() : func;
+}
+
+LogicalResult MemschedDialect::verifyRegionArgAttribute(
+    Operation *op, unsigned region, unsigned index, NamedAttribute attribute) {
+  FailureOr<func::FuncOp> func = getHostMemoryFunction(op, region, attribute);
+  if (failed(func) || !*func)
+    return failure(failed(func));
+  BlockArgument argument = func->getArgument(index);
   // Once bufferized (for the GPU), the argument is the caller's host buffer
   // that the lowered copies read.
   if (isa<BaseMemRefType>(argument.getType()))
@@ -204,18 +214,12 @@ LogicalResult MemschedDialect::verifyRegionArgAttribute(
 
 LogicalResult MemschedDialect::verifyRegionResultAttribute(
     Operation *op, unsigned region, unsigned index, NamedAttribute attribute) {
-  if (attribute.getName().getValue() != kHostMemoryAttrName)
+  FailureOr<func::FuncOp> func = getHostMemoryFunction(op, region, attribute);
+  if (failed(func) || !*func)
+    return failure(failed(func));
+  if (!isa<TensorType>(func->getResultTypes()[index]))
     return success();
-  auto func = dyn_cast<func::FuncOp>(op);
-  if (!func || region != 0 || !isa<UnitAttr>(attribute.getValue()))
-    return op->emitOpError() << "'" << kHostMemoryAttrName
-                             << "' is a unit attribute of function arguments "
-                                "and results";
-  if (func.isExternal())
-    return success();
-  if (!isa<TensorType>(func.getResultTypes()[index]))
-    return success();
-  for (Block &block : func.getBody())
+  for (Block &block : func->getBody())
     if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
       if (!ret.getOperand(index).getDefiningOp<HostResultOp>())
         return op->emitOpError()
