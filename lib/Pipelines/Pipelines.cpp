@@ -101,9 +101,10 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
 
 void mlir::memsched::buildOptimizePipeline(
     OpPassManager &pm, const OptimizePipelineOptions &options) {
-  // Offload first: the plans that follow see the resident state gone and
-  // its copies as ops to order, recompute or keep.
-  if (!options.offload.empty()) {
+  // Without a budget, offload is applied first: the plans that follow see
+  // the resident state gone and its copies as ops to order. With one,
+  // memsched-fit plans with and without it and keeps the better.
+  if (!options.offload.empty() && options.budget.empty()) {
     MemschedOffloadPassOptions offloadOptions;
     offloadOptions.offload.assign(options.offload.begin(),
                                   options.offload.end());
@@ -119,6 +120,7 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.device = options.device;
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
+    fitOptions.offload.assign(options.offload.begin(), options.offload.end());
     pm.addNestedPass<func::FuncOp>(createMemschedFitPass(fitOptions));
   } else {
     // Without a budget, in-place writes are the last step; with one,

@@ -345,8 +345,9 @@ static int64_t countOps(func::FuncOp func) {
 /// Whether driver outcome `a` is better than `b`: met beats not met; then
 /// for `min` the smaller footprint (the faster on a tie), for any other
 /// budget the faster step; not met, the smaller reachable figure.
-static bool isBetterOutcome(const sched::BudgetResult &a,
-                            const sched::BudgetResult &b, bool isMinimum) {
+bool mlir::memsched::isBetterBudgetOutcome(const sched::BudgetResult &a,
+                                           const sched::BudgetResult &b,
+                                           bool isMinimum) {
   if (a.met != b.met)
     return a.met;
   if (!a.met)
@@ -472,8 +473,8 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   } else {
     if (failed(plan(canonicalForm, canonical)))
       return failure();
-    if (isBetterOutcome(*canonicalForm.result, *asIs.result,
-                        config.budget.isMinimum))
+    if (isBetterBudgetOutcome(*canonicalForm.result, *asIs.result,
+                              config.budget.isMinimum))
       chosenPlanning = &canonicalForm;
   }
   const TensorGraph &graph = *chosenPlanning->graph;

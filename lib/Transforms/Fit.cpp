@@ -18,6 +18,7 @@
 #include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::memsched {
@@ -32,6 +33,13 @@ namespace {
 struct FitPass : public memsched::impl::MemschedFitPassBase<FitPass> {
   using Base::Base;
   void runOnOperation() override;
+
+private:
+  /// Plans `func` as it is and with `offload`'s state in host memory, and
+  /// keeps the better outcome.
+  LogicalResult fitWithOrWithoutOffload(func::FuncOp func,
+                                        const CostModel &costModel,
+                                        const BudgetPassConfig &config);
 };
 } // namespace
 
@@ -70,6 +78,76 @@ void FitPass::runOnOperation() {
   double seconds = static_cast<double>(timeLimitMs) / 1000.0;
   config.remat.timeLimitSeconds = seconds;
   config.swap.timeLimitSeconds = seconds;
-  if (failed(runBudgetPlanning(func, CostModel(*spec), config)))
+  CostModel costModel(*spec);
+  if (offload.empty()) {
+    if (failed(runBudgetPlanning(func, costModel, config)))
+      signalPassFailure();
+    return;
+  }
+  if (failed(fitWithOrWithoutOffload(func, costModel, config)))
     signalPassFailure();
+}
+
+/// One way of planning `func`, on a copy: the outcome, and the diagnostics
+/// it gave, held back until the better way is known.
+struct PlannedCopy {
+  func::FuncOp copy;
+  BudgetPlanningOutcome outcome;
+  bool succeeded = false;
+  std::vector<Diagnostic> diagnostics;
+  ~PlannedCopy() {
+    if (copy)
+      copy.erase();
+  }
+};
+
+LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
+                                               const CostModel &costModel,
+                                               const BudgetPassConfig &config) {
+  MLIRContext *context = func.getContext();
+  auto plan = [&](PlannedCopy &planned, bool withOffload) {
+    planned.copy = func.clone();
+    ScopedDiagnosticHandler hold(context, [&](Diagnostic &diagnostic) {
+      planned.diagnostics.push_back(std::move(diagnostic));
+      return success();
+    });
+    if (withOffload &&
+        failed(applyResidentOffload(planned.copy, offload, costModel)))
+      return;
+    planned.succeeded = succeeded(
+        runBudgetPlanning(planned.copy, costModel, config, &planned.outcome));
+  };
+  PlannedCopy without, with;
+  plan(without, /*withOffload=*/false);
+  plan(with, /*withOffload=*/true);
+  // An offload the function refuses (no parameters, ...) is an error of
+  // the option, whatever the plan without it gives.
+  if (!with.outcome.decided && !with.succeeded && without.outcome.decided) {
+    bool offloadRefused = !with.copy->hasAttr(kOffloadAttrName);
+    if (offloadRefused) {
+      for (Diagnostic &diagnostic : with.diagnostics)
+        context->getDiagEngine().emit(std::move(diagnostic));
+      return failure();
+    }
+  }
+  bool takeOffload =
+      with.outcome.decided &&
+      (!without.outcome.decided ||
+       isBetterBudgetOutcome(with.outcome.result, without.outcome.result,
+                             config.budget.isMinimum));
+  PlannedCopy &chosen = takeOffload ? with : without;
+  for (Diagnostic &diagnostic : chosen.diagnostics)
+    context->getDiagEngine().emit(std::move(diagnostic));
+  if (!chosen.succeeded)
+    return failure();
+  // The chosen copy becomes the function: body, argument and result
+  // attributes (the calling convention), and the planners' dictionaries.
+  func.getBody().takeBody(chosen.copy.getBody());
+  func->setAttrs(chosen.copy->getAttrDictionary());
+  if (auto fit = func->getAttrOfType<DictionaryAttr>(kFitAttrName)) {
+    NamedAttrList entries(fit);
+    entries.set("offload", BoolAttr::get(context, takeOffload));
+    func->setAttr(kFitAttrName, entries.getDictionary(context));
+  }
+  return success();
 }

@@ -277,32 +277,21 @@ static void applyOffload(func::FuncOp func, const OffloadPlan &plan) {
   }
 }
 
-void OffloadPass::runOnOperation() {
-  func::FuncOp func = getOperation();
-  // Host glue (memsched-exec-harness's main) is not a training step.
-  if (func.isExternal() || func->hasAttr(kHostAttrName) || offload.empty())
-    return markAllAnalysesPreserved();
-  FailureOr<OffloadSelection> selection = parseSelection(offload, func);
+FailureOr<int64_t> mlir::memsched::applyResidentOffload(
+    func::FuncOp func, ArrayRef<std::string> names, const CostModel &costs) {
+  FailureOr<OffloadSelection> selection = parseSelection(names, func);
   if (failed(selection))
-    return signalPassFailure();
-  if (!func.getBody().hasOneBlock()) {
-    emitError(func.getLoc()) << "memsched-offload handles single-block "
-                                "functions only";
-    return signalPassFailure();
-  }
-  FailureOr<DeviceSpec> spec =
-      DeviceSpec::resolveOrEmitError(device, func, "memsched-offload");
-  if (failed(spec))
-    return signalPassFailure();
-  CostModel costs(*spec);
+    return failure();
+  if (!func.getBody().hasOneBlock())
+    return emitError(func.getLoc()) << "memsched-offload handles single-block "
+                                       "functions only";
   FailureOr<OffloadPlan> plan = planOffload(func, *selection, costs);
   if (failed(plan))
-    return signalPassFailure();
+    return failure();
   // What the input planned: budget fractions refer to it.
   int64_t plannedBefore =
       getInputPlannedBytes(func, analyzeFunction(func, costs).plannedBytes());
   applyOffload(func, *plan);
-  DeviceSpec::record(device, func);
   int64_t moved = 0;
   unsigned movedArguments = 0, copiedResults = 0;
   for (unsigned i = 0; i < plan->numParams; ++i) {
@@ -328,8 +317,27 @@ void OffloadPass::runOnOperation() {
                                 builder.getI64IntegerAttr(moved)),
            builder.getNamedAttr("planned_before_bytes",
                                 builder.getI64IntegerAttr(plannedBefore))}));
+  return moved;
+}
+
+void OffloadPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  // Host glue (memsched-exec-harness's main) is not a training step.
+  if (func.isExternal() || func->hasAttr(kHostAttrName) || offload.empty())
+    return markAllAnalysesPreserved();
+  FailureOr<DeviceSpec> spec =
+      DeviceSpec::resolveOrEmitError(device, func, "memsched-offload");
+  if (failed(spec))
+    return signalPassFailure();
+  FailureOr<int64_t> moved =
+      applyResidentOffload(func, offload, CostModel(*spec));
+  if (failed(moved))
+    return signalPassFailure();
+  DeviceSpec::record(device, func);
+  auto dict = func->getAttrOfType<DictionaryAttr>(kOffloadAttrName);
   emitRemark(func.getLoc())
-      << "memsched-offload: " << movedArguments << " arguments in host memory, "
-      << copiedResults << " results copied out; " << formatBytes(moved)
-      << " no longer resident on the device";
+      << "memsched-offload: " << dict.getAs<IntegerAttr>("arguments").getInt()
+      << " arguments in host memory, "
+      << dict.getAs<IntegerAttr>("results").getInt() << " results copied out; "
+      << formatBytes(*moved) << " no longer resident on the device";
 }

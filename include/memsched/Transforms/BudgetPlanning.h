@@ -92,6 +92,21 @@ FailureOr<SmallVector<BudgetSweepPoint>>
 sweepBudgets(func::FuncOp func, const CostModel &costModel,
              const BudgetPassConfig &config, ArrayRef<Budget> budgets);
 
+/// Whether \p a is a better outcome than \p b: met before not met; among
+/// met plans the faster (for a `min` budget, the smaller, then the
+/// faster); among unmet ones the smaller reachable footprint.
+bool isBetterBudgetOutcome(const scheduling::BudgetResult &a,
+                           const scheduling::BudgetResult &b, bool isMinimum);
+
+/// Keeps the resident state \p selection names (`params`, `grads`,
+/// `optimizer`) of the training step \p func in host memory, as
+/// memsched-offload does (docs/passes.md), and records `memsched.offload`.
+/// Returns the bytes no longer resident; on failure an error says why and
+/// \p func is unchanged.
+FailureOr<int64_t> applyResidentOffload(func::FuncOp func,
+                                        ArrayRef<std::string> selection,
+                                        const CostModel &costModel);
+
 /// The footprint a fractional budget is a fraction of: the planned bytes of
 /// \p func before memsched rewrote it (recorded by memsched-reorder when it
 /// ran first), else \p currentPlannedBytes.

@@ -266,12 +266,20 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     `allow-remat=false` or `allow-swap=false` restricts the choice. The
     function gets a `memsched.fit` dictionary with the time of every option
     tried, and `memsched.remat` / `memsched.swap` for the parts applied.
+    With `offload=` (a subset of params, grads, optimizer), the function is
+    also planned with that resident state in host memory (memsched-offload)
+    and the better of the two outcomes is kept: met before not met, then
+    the faster (for `min`, the smaller); `memsched.fit`'s `offload` says
+    which.
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
            "Bound on the footprint (resident + arena + escaping bytes): a size "
            "(16GiB, 512MB, 1.5e9), a fraction of the planned bytes before "
            "memsched (0.5x), or min">,
+    ListOption<"offload", "offload", "std::string",
+               "Resident state that may move to host memory: params, grads, "
+               "optimizer (also planned without; the better is kept)">,
     Option<"allowRemat", "allow-remat", "bool", "true",
            "Consider recomputation">,
     Option<"allowSwap", "allow-swap", "bool", "true",
