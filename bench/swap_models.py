@@ -12,6 +12,9 @@ run, each after memsched-reorder:
   stalls                                        the memory is needed)
   joint         memsched-fit                   (remat-only, swap-only and
                                                 joint plans, fastest kept)
+  joint +       memsched-optimize              (parameters and gradients
+  offload       offload=params,grads           in host memory first, then
+                                                reorder and the joint plan)
   vdnn          memsched-swap algorithm=everything (swap every candidate,
                                                 stall after its last early
                                                 use, prefetch one op ahead;
@@ -73,8 +76,12 @@ def measure(opt, path, device, fraction, base, budget=None):
                      "allow-remat=false"),
             ("swap-nostall", f"-memsched-swap=budget={budget}B "
                              f"device={device} allow-stalls=false"),
-            ("joint", f"-memsched-fit=budget={budget}B device={device}")]:
-        function = report(opt, path, [reorder, step], device)
+            ("joint", f"-memsched-fit=budget={budget}B device={device}"),
+            ("offload", f"-memsched-optimize=budget={budget}B "
+                        f"device={device} offload=params,grads")]:
+        # memsched-optimize reorders itself, after offloading.
+        passes = [step] if variant == "offload" else [reorder, step]
+        function = report(opt, path, passes, device)
         if function is None:
             results[variant] = None
             continue
@@ -138,8 +145,8 @@ def main():
                            f"{swap['hidden']:.2f}" if swap else "not met"))
                 print("\n| budget | remat | swap (hidden) | swap without "
                       "stalls | joint (hidden, chosen) | activation "
-                      "reduction of joint |")
-                print("|---|---|---|---|---|---|")
+                      "reduction of joint | joint + offload |")
+                print("|---|---|---|---|---|---|---|")
                 base_transient = planned - base["resident_bytes"]
                 entry = {"base": base, "vdnn": vdnn, "rows": []}
                 for fraction, budget, results in rows:
@@ -160,7 +167,8 @@ def main():
                     print(f"| {fraction}x | {cell('remat', False)} | "
                           f"{cell('swap', True)} | "
                           f"{cell('swap-nostall', False)} | "
-                          f"{cell('joint', True)} | {reduction} |")
+                          f"{cell('joint', True)} | {reduction} | "
+                          f"{cell('offload', False)} |")
                     entry["rows"].append({"fraction": fraction,
                                           "budget": budget,
                                           "results": results})

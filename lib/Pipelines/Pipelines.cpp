@@ -101,10 +101,11 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
 
 void mlir::memsched::buildOptimizePipeline(
     OpPassManager &pm, const OptimizePipelineOptions &options) {
-  // Without a budget, offload is applied first: the plans that follow see
-  // the resident state gone and its copies as ops to order. With one,
-  // memsched-fit plans with and without it and keeps the better.
-  if (!options.offload.empty() && options.budget.empty()) {
+  // Offload first: the order and the plans that follow are made for the
+  // function without the resident state (an order made for the function
+  // with it can be much worse for the offloaded one). memsched-fit's own
+  // offload= would plan both ways, but after an order made for the input.
+  if (!options.offload.empty()) {
     MemschedOffloadPassOptions offloadOptions;
     offloadOptions.offload.assign(options.offload.begin(),
                                   options.offload.end());
@@ -120,7 +121,6 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.device = options.device;
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
-    fitOptions.offload.assign(options.offload.begin(), options.offload.end());
     pm.addNestedPass<func::FuncOp>(createMemschedFitPass(fitOptions));
   } else {
     // Without a budget, in-place writes are the last step; with one,

@@ -4,8 +4,8 @@
 // RUN: memsched-opt %s -memsched-report -o /dev/null | FileCheck %s --check-prefix=BEFORE
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=0.8x' -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=BUDGET
 // RUN: not memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='budget=0.8x' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOOFFLOAD
-// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=0.8x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=CHOSEN
-// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=1.0x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=NOTCHOSEN
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params,grads budget=0.8x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=CHOSEN
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params,grads budget=1.0x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=NOTCHOSEN
 
 // Tests memsched-offload on a two-layer training step (params w1, w2; the
 // input x; results loss, grads): each parameter is in host memory and read
@@ -16,9 +16,10 @@
 // gradient is copied out right after it
 // is made and returned in host memory; the report counts neither as
 // resident; a budget fraction refers to the planned bytes before offload:
-// 0.8x of 2 MiB is met with offload and below every plan without. Under a
-// budget memsched-fit plans with and without offload and keeps the better:
-// offload at 0.8x, none at 1.0x (met as it is, and faster without copies).
+// 0.8x of 2 MiB is met with offload and below every plan without.
+// memsched-fit{offload=} plans with and without offload and keeps the
+// better: offload at 0.8x, none at 1.0x (met as it is, faster without
+// copies).
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<256x256xf32> {memsched.host_memory}
