@@ -148,6 +148,12 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
              << "memsched-offload: parameter #" << i << " of '@"
              << func.getSymName() << "' has type " << type
              << "; only statically shaped tensors without an encoding move";
+    if (func.getArgAttr(i, kHostMemoryAttrName) ||
+        func.getResultAttr(i + 1, kHostMemoryAttrName))
+      return emitError(func.getLoc())
+             << "memsched-offload: '@" << func.getSymName()
+             << "' is offloaded already (argument #" << i << " or result #"
+             << i + 1 << " is in host memory)";
     if (plan.copiesOutResult[i]) {
       Value grad = terminator->getOperand(i + 1);
       if (isa<BlockArgument>(grad))

@@ -3,7 +3,8 @@
 
 // Tests memsched-offload's refusals (each decided before any rewrite): no
 // parameters to tell apart, a parameter written in place, a parameter
-// returned, a gradient that is an argument; and an unknown entry
+// returned, a gradient that is an argument, a function offloaded already;
+// and an unknown entry
 // (offload-optimizer-invalid.mlir: the optimizer's).
 
 // expected-error @below {{memsched-offload: cannot tell the parameters of '@no_gradients'}}
@@ -37,6 +38,17 @@ func.func @argument_gradient(%w: tensor<8xf32>, %x: tensor<8xf32>) -> (tensor<8x
   %e = tensor.empty() : tensor<8xf32>
   %y = linalg.mul ins(%w, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
   return %y, %x : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// expected-error @below {{memsched-offload: '@twice' is offloaded already (argument #0 or result #1 is in host memory)}}
+func.func @twice(%w: tensor<8xf32> {memsched.host_memory}, %x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %h = memsched.host_argument %w : tensor<8xf32> -> !memsched.host<tensor<8xf32>>
+  %w0 = memsched.swap_in %h : !memsched.host<tensor<8xf32>> -> tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.mul ins(%w0, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %y, %y : tensor<8xf32>, tensor<8xf32>
 }
 
 // UNKNOWN: unknown offload entry 'momentum'; expected a comma-separated subset of params, grads, optimizer
