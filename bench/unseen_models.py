@@ -70,7 +70,8 @@ def main():
                 handle.write(memsched.torch.export_training_step(
                     model, inputs, target))
             base, _ = run(path, [])
-            offloaded, _ = run(path, ["-memsched-offload=offload=params,grads"])
+            offloaded, _ = run(path,
+                               ["-memsched-offload=offload=params,grads"])
             planned = base["planned_bytes"]
 
             def cell(offload):

@@ -55,6 +55,15 @@ static MemRefType getSlotType(RankedTensorType type) {
   return MemRefType::get(type.getShape(), type.getElementType());
 }
 
+/// A copy of tensor `source` in a new tensor (a new buffer once
+/// bufferized): how the CPU lowering reads host memory back.
+static Value copyIntoNewTensor(OpBuilder &b, Location at, Value source) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Value empty =
+      tensor::EmptyOp::create(b, at, type.getShape(), type.getElementType());
+  return linalg::CopyOp::create(b, at, source, empty).getResult(0);
+}
+
 /// Lowers `in` to an asynchronous copy from host memory `source` into a
 /// new device buffer, waited for right before the first reader.
 static void lowerSwapInToGpu(SwapInOp in, Value source, Block &entry) {
@@ -132,13 +141,8 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
       lowerSwapInToGpu(in, argumentBufferOf.lookup(argument), entry);
     } else {
       OpBuilder b(in);
-      RankedTensorType type = in.getType();
-      Value empty = tensor::EmptyOp::create(b, in.getLoc(), type.getShape(),
-                                            type.getElementType());
-      Value copy =
-          linalg::CopyOp::create(b, in.getLoc(), argument.getSource(), empty)
-              .getResult(0);
-      in.getResult().replaceAllUsesWith(copy);
+      in.getResult().replaceAllUsesWith(
+          copyIntoNewTensor(b, in.getLoc(), argument.getSource()));
     }
     in.erase();
     in = nullptr;
@@ -258,10 +262,7 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     if (!toGpu) {
       Value host = bufferization::ToTensorOp::create(b, at, type, slot,
                                                      /*restrict=*/true);
-      Value empty = tensor::EmptyOp::create(b, at, type.getShape(),
-                                            type.getElementType());
-      Value copy = linalg::CopyOp::create(b, at, host, empty).getResult(0);
-      in.getResult().replaceAllUsesWith(copy);
+      in.getResult().replaceAllUsesWith(copyIntoNewTensor(b, at, host));
       continue;
     }
     lowerSwapInToGpu(in, slot, entry);
@@ -279,13 +280,8 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     // On the GPU the slot is returned as it is: the device boundary copies
     // it into the caller's buffer, host to host, once the copy out (waited
     // for above, at the latest here) has ended.
-    Value returned = host;
-    if (!toGpu) {
-      Value empty = tensor::EmptyOp::create(b, at, type.getShape(),
-                                            type.getElementType());
-      returned = linalg::CopyOp::create(b, at, host, empty).getResult(0);
-    }
-    result.getResult().replaceAllUsesWith(returned);
+    result.getResult().replaceAllUsesWith(
+        toGpu ? host : copyIntoNewTensor(b, at, host));
     result.erase();
   }
   // On CPU the copies are synchronous: a stall has nothing to wait for.

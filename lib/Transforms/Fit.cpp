@@ -99,36 +99,38 @@ struct PlannedCopy {
     if (copy)
       copy.erase();
   }
+  void emitDiagnostics(MLIRContext *context) {
+    for (Diagnostic &diagnostic : diagnostics)
+      context->getDiagEngine().emit(std::move(diagnostic));
+  }
 };
 
 LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
                                                const CostModel &costModel,
                                                const BudgetPassConfig &config) {
   MLIRContext *context = func.getContext();
-  auto plan = [&](PlannedCopy &planned, bool withOffload) {
-    planned.copy = func.clone();
-    ScopedDiagnosticHandler hold(context, [&](Diagnostic &diagnostic) {
+  PlannedCopy without, with;
+  without.copy = func.clone();
+  with.copy = func.clone();
+  auto holdDiagnostics = [&](PlannedCopy &planned) {
+    return ScopedDiagnosticHandler(context, [&](Diagnostic &diagnostic) {
       planned.diagnostics.push_back(std::move(diagnostic));
       return success();
     });
-    if (withOffload &&
-        failed(applyResidentOffload(planned.copy, offload, costModel)))
-      return;
-    planned.succeeded = succeeded(
-        runBudgetPlanning(planned.copy, costModel, config, &planned.outcome));
   };
-  PlannedCopy without, with;
-  plan(without, /*withOffload=*/false);
-  plan(with, /*withOffload=*/true);
-  // An offload the function refuses (no parameters, ...) is an error of
-  // the option, whatever the plan without it gives.
-  if (!with.outcome.decided && !with.succeeded && without.outcome.decided) {
-    bool offloadRefused = !with.copy->hasAttr(kOffloadAttrName);
-    if (offloadRefused) {
-      for (Diagnostic &diagnostic : with.diagnostics)
-        context->getDiagEngine().emit(std::move(diagnostic));
+  {
+    // An offload the function refuses (no parameters, ...) is an error of
+    // the option, whatever the plan without it would give.
+    ScopedDiagnosticHandler hold = holdDiagnostics(with);
+    if (failed(applyResidentOffload(with.copy, offload, costModel))) {
+      with.emitDiagnostics(context);
       return failure();
     }
+  }
+  for (PlannedCopy *planned : {&without, &with}) {
+    ScopedDiagnosticHandler hold = holdDiagnostics(*planned);
+    planned->succeeded = succeeded(
+        runBudgetPlanning(planned->copy, costModel, config, &planned->outcome));
   }
   bool takeOffload =
       with.outcome.decided &&
@@ -136,8 +138,7 @@ LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
        isBetterBudgetOutcome(with.outcome.result, without.outcome.result,
                              config.budget.isMinimum));
   PlannedCopy &chosen = takeOffload ? with : without;
-  for (Diagnostic &diagnostic : chosen.diagnostics)
-    context->getDiagEngine().emit(std::move(diagnostic));
+  chosen.emitDiagnostics(context);
   if (!chosen.succeeded)
     return failure();
   // The chosen copy becomes the function: body, argument and result

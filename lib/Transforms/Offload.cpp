@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDOFFLOADPASS
@@ -140,6 +139,16 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
   }
   Block &entry = func.getBody().front();
   Operation *terminator = entry.getTerminator();
+  // Each op's position and the modelled compute before it, once: every
+  // gap and prefetch distance below is a difference of two of these.
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, size_t> positionOf;
+  SmallVector<double> computeBefore = {0.0};
+  for (Operation &op : entry) {
+    positionOf[&op] = ops.size();
+    ops.push_back(&op);
+    computeBefore.push_back(computeBefore.back() + costs.getCost(&op).seconds);
+  }
   for (unsigned i = 0; i < plan.numParams; ++i) {
     BlockArgument param = func.getArgument(i);
     auto type = cast<RankedTensorType>(param.getType());
@@ -187,44 +196,38 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
       if (!llvm::is_contained(readers, reader))
         readers.push_back(reader);
     }
-    llvm::sort(readers, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
+    llvm::sort(readers, [&](Operation *a, Operation *b) {
+      return positionOf.lookup(a) < positionOf.lookup(b);
     });
-    // A new group where the compute between two readers would hide a
-    // second copy twice over: holding the copy that long costs memory for
-    // nothing.
     const DeviceSpec &device = costs.getDevice();
     double copySeconds =
         device.copyLatency + static_cast<double>(*getStorageBytes(type)) /
                                  std::max(device.hostToDeviceBandwidth, 1.0);
+    // A new group where the compute between two readers would hide a
+    // second copy twice over: holding the copy that long costs memory for
+    // nothing.
     std::vector<SmallVector<Operation *>> groups;
     for (Operation *reader : readers) {
-      bool startsGroup = groups.empty();
-      if (!startsGroup) {
-        double gap = 0;
-        for (Operation *op = groups.back().back()->getNextNode();
-             op != reader && gap <= 2 * copySeconds; op = op->getNextNode())
-          gap += costs.getCost(op).seconds;
-        startsGroup = gap > 2 * copySeconds;
-      }
-      if (startsGroup)
+      if (groups.empty() ||
+          computeBefore[positionOf.lookup(reader)] -
+                  computeBefore[positionOf.lookup(groups.back().back()) + 1] >
+              2 * copySeconds)
         groups.emplace_back();
       groups.back().push_back(reader);
     }
     // Prefetch: issue each copy as much modelled compute before its group
-    // as it takes, without reaching back into the previous group.
+    // as it takes (the latest such op), without reaching back into the
+    // previous group.
     std::vector<Operation *> issue;
     for (size_t g = 0; g < groups.size(); ++g) {
-      Operation *stop = g == 0 ? nullptr : groups[g - 1].back();
-      Operation *point = groups[g].front();
-      for (double hidden = 0; hidden < copySeconds;) {
-        Operation *previous = point->getPrevNode();
-        if (!previous || previous == stop)
-          break;
-        hidden += costs.getCost(previous).seconds;
-        point = previous;
-      }
-      issue.push_back(point);
+      size_t first = positionOf.lookup(groups[g].front());
+      size_t earliest =
+          g == 0 ? 0 : positionOf.lookup(groups[g - 1].back()) + 1;
+      size_t point = first;
+      while (point > earliest &&
+             computeBefore[first] - computeBefore[point] < copySeconds)
+        --point;
+      issue.push_back(ops[point]);
     }
     plan.readerGroups.push_back(std::move(groups));
     plan.issueBefore.push_back(std::move(issue));

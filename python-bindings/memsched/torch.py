@@ -207,6 +207,13 @@ def _optimizer_spec(optimizer):
     return name, slots, dict(defaults, **options)
 
 
+def _fresh_optimizer_state(spec, params):
+    """The state of a fresh optimizer: zeros, slot by slot, each slot over
+    ``params`` in order (none without an optimizer)."""
+    return [torch.zeros_like(p) for _ in (spec[1] if spec else [])
+            for p in params]
+
+
 def _optimizer_update(spec, params, grads, state):
     """One step of the optimizer on plain tensors, as torch.optim computes
     it (no weight decay, no Nesterov, no AMSGrad). ``state``: per slot, the
@@ -255,8 +262,9 @@ def capture_training_step(model, inputs, target=None, loss="cross_entropy",
     slots = spec[1] if spec else []
     # The optimizer state follows the parameters: (params..., state...)
     # -> (loss, params'..., state'...) keeps memsched-offload's convention.
-    optimizer_state = [("%s:%s" % (slot, n), torch.zeros_like(p))
-                       for slot in slots for n, p in params]
+    optimizer_state = list(zip(
+        ["%s:%s" % (slot, n) for slot in slots for n, _ in params],
+        _fresh_optimizer_state(spec, [p for _, p in params])))
     state_names = [n for n, _ in params + optimizer_state + frozen +
                    buffers]
     num_params = len(params)
@@ -434,10 +442,11 @@ def export_training_step(model, inputs, target=None, loss="cross_entropy",
     (loss, grads...)``. ``loss`` is ``"cross_entropy"``, ``"mse"`` or a
     callable ``loss(output, target)`` returning a scalar; ``dropout`` and
     ``autocast`` as in ``capture_training_step``. With ``optimizer``
-    (``"sgd"``, ``"adam"``, or ``(name, {hyperparameter: value})``): ``(params...,
-    optimizer state..., buffers..., inputs..., target, random...) -> (loss,
-    updated params..., updated state...)``, the state in slot order
-    (SGD: momentum buffers; Adam: first, then second moments)."""
+    (``"sgd"``, ``"adam"``, or ``(name, {hyperparameter: value})``):
+    ``(params..., optimizer state..., buffers..., inputs..., target,
+    random...) -> (loss, updated params..., updated state...)``, the state
+    in slot order (SGD: momentum buffers; Adam: first, then second
+    moments)."""
     return lower_graph(capture_training_step(model, inputs, target, loss,
                                              dropout, func_name, autocast,
                                              optimizer))
@@ -497,7 +506,7 @@ def training_step_arguments(model, inputs, target=None, capture=None,
     elif optimizer_state is not None:
         state = list(optimizer_state)
     else:
-        state = [torch.zeros_like(p) for _ in spec[1] for p in params]
+        state = _fresh_optimizer_state(spec, params)
     values = params + state + frozen + buffers + list(_as_tuple(inputs))
     if target is not None:
         values.append(target)

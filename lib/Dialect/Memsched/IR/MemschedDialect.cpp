@@ -265,6 +265,17 @@ static bool isNonNegativeNumber(Attribute attr, bool allowFloat) {
   return false;
 }
 
+/// Whether `attr` is a dictionary of exactly `keys`, each a non-negative
+/// integer.
+static bool isCountDictionary(Attribute attr, ArrayRef<StringRef> keys) {
+  auto dictionary = dyn_cast<DictionaryAttr>(attr);
+  return dictionary && dictionary.size() == keys.size() &&
+         llvm::all_of(keys, [&](StringRef key) {
+           Attribute value = dictionary.get(key);
+           return value && isNonNegativeNumber(value, /*allowFloat=*/false);
+         });
+}
+
 LogicalResult
 MemschedDialect::verifyOperationAttribute(Operation *op,
                                           NamedAttribute attribute) {
@@ -278,12 +289,7 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kWorkAttrName) {
-    auto work = dyn_cast<DictionaryAttr>(attribute.getValue());
-    auto isCount = [&](StringRef key) {
-      Attribute value = work ? work.get(key) : Attribute();
-      return value && isNonNegativeNumber(value, /*allowFloat=*/false);
-    };
-    if (!work || work.size() != 2 || !isCount("flops") || !isCount("bytes"))
+    if (!isCountDictionary(attribute.getValue(), {"flops", "bytes"}))
       return op->emitOpError()
              << "expects '" << kWorkAttrName
              << "' to be {flops = <integer>, bytes = <integer>} with "
@@ -324,13 +330,9 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kTrainingStepAttrName) {
-    auto step = dyn_cast<DictionaryAttr>(attribute.getValue());
-    auto isCount = [&](StringRef key) {
-      Attribute value = step ? step.get(key) : Attribute();
-      return value && isNonNegativeNumber(value, /*allowFloat=*/false);
-    };
-    if (!isa<FunctionOpInterface>(op) || !step || step.size() != 2 ||
-        !isCount("parameters") || !isCount("optimizer_state"))
+    if (!isa<FunctionOpInterface>(op) ||
+        !isCountDictionary(attribute.getValue(),
+                           {"parameters", "optimizer_state"}))
       return op->emitOpError()
              << "expects '" << kTrainingStepAttrName
              << "' on a function, as {parameters = <integer>, "
