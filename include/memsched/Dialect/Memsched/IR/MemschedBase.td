@@ -46,11 +46,14 @@ def Memsched_Dialect : Dialect {
       memory the op needs while it runs (for example a convolution algorithm's
       workspace). It replaces the workspace given by the cost interface.
     * `memsched.host_memory` — a unit attribute on a `func.func` argument or
-      result:
-      the calling convention passes it in host memory (resident state
-      offloaded by `memsched-optimize{offload=...}`). An argument so marked
-      is read only by `memsched.host_argument`; a result so marked is a
-      `memsched.host_result`.
+      result: the calling convention passes it in host memory (resident
+      state offloaded by `memsched-optimize{offload=...}`). An argument so
+      marked is read only by `memsched.host_argument`; a result so marked
+      is a `memsched.host_result`.
+    * `memsched.training_step` — `{parameters = N, optimizer_state = M}` on
+      a function (memsched.torch writes it): its first N arguments are
+      parameters and the next M optimizer state, updated by results 1 to
+      N + M (without an optimizer, results 1 to N are the gradients).
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
