@@ -1732,34 +1732,71 @@ def _max_pool2d_with_indices(low, x, kernel, stride=(), padding=(0,),
 @_handles(aten.max_pool2d_with_indices_backward)
 def _max_pool2d_with_indices_backward(low, grad, x, kernel, stride, padding,
                                       dilation, ceil_mode, indices):
+    """One strided update of the input gradient per window tap (kh, kw):
+    the outputs whose tap lies inside the input add their gradient where
+    their argmax is that position. Each update reads the gradient and the
+    indices as they are and writes a strided slice of the result in place,
+    so the working set is the operands and the result, with no spread
+    copies of them."""
     shape, dtype = _out(low)
     n, c, h, w = x.shape
     kernel, stride, padding, dilation, _ = _pool_geometry(
         x, kernel, stride, padding, dilation, grad.shape[-2:])
-    spread_grad = _spread(low, low.materialize(grad), h, w, kernel, stride,
-                          padding, dilation, 0.0)
-    spread_index = _spread(low, low.materialize(indices), h, w, kernel,
-                           stride, padding, dilation, -1)
-    # Loops: n c h w | kh kw.
-    exprs = ["d0", "d1",
-             "d2 + %d - d4 * %d" % ((kernel[0] - 1) * dilation[0],
-                                    dilation[0]),
-             "d3 + %d - d5 * %d" % ((kernel[1] - 1) * dilation[1],
-                                    dilation[1])]
-    init = low.filled(shape, dtype, 0.0)
+    grad = low.materialize(grad)
+    indices = low.materialize(indices)
+    out_h, out_w = grad.shape[-2:]
+    result = low.filled(shape, dtype, 0.0)
 
-    def compute(b, a):
-        flat = b.emit("affine.apply affine_map<(d0, d1) -> (d0 * %d + d1)>"
-                      "(%s, %s)" % (w, b.index(2), b.index(3)))
-        flat = b.emit("arith.index_cast %s : index to i64" % flat)
-        hit = b.emit("arith.cmpi eq, %s, %s : i64" % (a[1], flat))
-        added = b.emit("arith.addf %s, %s : %s" % (a[3], a[0], dtype))
-        return b.select(hit, added, a[3], dtype)
-    return low.generic(shape, dtype, [spread_grad, spread_index,
-                                      low.window(tuple(kernel))],
-                       [exprs, exprs, ["d4", "d5"]],
-                       ["parallel"] * 4 + ["reduction"] * 2, Body(low),
-                       compute, init=init)
+    def taps(k, s, p, d, size, out_size):
+        # (first output, count, first input position) of each tap.
+        spans = []
+        for tap in range(k):
+            shift = tap * d - p
+            first = max(0, -(shift // s))
+            last = min(out_size - 1, (size - 1 - shift) // s)
+            spans.append((first, last - first + 1, first * s + shift))
+        return spans
+
+    rows = taps(kernel[0], stride[0], padding[0], dilation[0], h, out_h)
+    cols = taps(kernel[1], stride[1], padding[1], dilation[1], w, out_w)
+    for row_first, row_count, row_start in rows:
+        for col_first, col_count, col_start in cols:
+            if row_count <= 0 or col_count <= 0:
+                continue
+            sizes = [n, c, row_count, col_count]
+            full = (row_first, col_first) == (0, 0) and \
+                (row_count, col_count) == (out_h, out_w)
+            tap_grad, tap_indices = grad, indices
+            if not full:
+                tap_grad = low.extract_slice(
+                    grad, [0, 0, row_first, col_first], sizes, [1] * 4,
+                    tuple(sizes))
+                tap_indices = low.extract_slice(
+                    indices, [0, 0, row_first, col_first], sizes, [1] * 4,
+                    tuple(sizes))
+            offsets = [0, 0, row_start, col_start]
+            strides = [1, 1, stride[0], stride[1]]
+            target = low.extract_slice(result, offsets, sizes, strides,
+                                       tuple(sizes))
+
+            def compute(b, a, row_start=row_start, col_start=col_start):
+                flat = b.emit(
+                    "affine.apply affine_map<(d0, d1) -> ((d0 * %d + %d) * %d"
+                    " + d1 * %d + %d)>(%s, %s)" % (
+                        stride[0], row_start, w, stride[1], col_start,
+                        b.index(2), b.index(3)))
+                flat = b.emit("arith.index_cast %s : index to i64" % flat)
+                hit = b.emit("arith.cmpi eq, %s, %s : i64" % (a[1], flat))
+                added = b.emit("arith.addf %s, %s : %s" % (a[2], a[0],
+                                                          dtype))
+                return b.select(hit, added, a[2], dtype)
+            exprs = ["d0", "d1", "d2", "d3"]
+            update = low.generic(tuple(sizes), dtype, [tap_grad, tap_indices],
+                                 [exprs, exprs], ["parallel"] * 4, Body(low),
+                                 compute, init=target)
+            result = low.insert_slice(update, result, offsets, sizes,
+                                      strides)
+    return result
 
 
 @_handles(aten.avg_pool2d)
