@@ -35,14 +35,15 @@ import contextlib
 import torch
 from torch.nn.utils.stateless import functional_call
 
-from . import _capture
+from . import _capture, _fit
 from ._aten_lowering import Lowering, Tensor, UnsupportedError, mlir_dtype
 from ._aten_lowering import _tensor_type
 
 __all__ = ["export_training_step", "export_inference", "capture_training_step",
            "capture_inference", "lower_graph", "UnsupportedError",
            "LOSSES", "random_arguments", "reference_training_step",
-           "training_step_arguments", "verify_training_step"]
+           "training_step_arguments", "verify_training_step", "fit",
+           "FittedStep"]
 
 aten = torch.ops.aten
 
@@ -541,3 +542,177 @@ def verify_training_step(model, inputs, target=None, loss="cross_entropy",
         errors.append(float(numpy.max(numpy.abs(a - b))) / scale
                       if b.size else 0.0)
     return errors
+
+
+class FittedStep:
+    """A training step planned by memsched and run in PyTorch (``fit``).
+
+    ``fitted(inputs, target)`` returns ``(loss, grads)``, the gradients in
+    ``model.named_parameters()`` order (parameters that require grad), for
+    the model's current parameters: the captured graph's ATen ops run in
+    the plan's order, with its recomputations and its copies to and from
+    host memory, each value dropped after its last reader. ``report`` is
+    memsched's report of the plan (``memsched.analyze``), ``plan`` the
+    planned module, ``schedule`` the events (``_fit.Schedule``) and
+    ``unplanned`` the captured order run the same way."""
+
+    def __init__(self, model, capture, plan, report, target_given):
+        self.model = model
+        self.capture = capture
+        self.plan = plan
+        self.report = report
+        self._target_given = target_given
+        graph = capture.graph_module.graph
+        self.schedule = _fit.Schedule(
+            graph, _fit.plan_ops(plan, capture.func_name))
+        self.unplanned = _fit.Schedule(graph)
+
+    @property
+    def planned_bytes(self):
+        """What memsched says the device must hold for this step."""
+        return self.report["functions"][0]["planned_bytes"]
+
+    def arguments(self, inputs, target=None, seed=None):
+        """The step's arguments as tensors, in the captured graph's order:
+        parameters, frozen parameters, buffers, inputs, target, then the
+        random masks (dropout, stochastic depth) drawn as
+        ``random_arguments`` documents with ``seed`` (by default a seed
+        drawn from PyTorch's default generator, so that
+        ``torch.manual_seed`` makes a call reproducible)."""
+        model = self.model
+        if (target is not None) != self._target_given:
+            raise ValueError("the step was fitted %s a target" %
+                             ("with" if self._target_given else "without"))
+        values = [p for _, p in model.named_parameters() if p.requires_grad]
+        values += [p for _, p in model.named_parameters()
+                   if not p.requires_grad]
+        values += [b for n, b in model.named_buffers()
+                   if not _is_batchnorm_statistic(model, n)]
+        values += list(_as_tuple(inputs))
+        if target is not None:
+            values.append(target)
+        values = [v.detach() for v in values]
+        if self.capture.random_inputs:
+            if seed is None:
+                seed = int(torch.randint(0, 2 ** 62, ()))
+            device = values[0].device if values else "cpu"
+            values += [t.to(device) for t in _capture.draw_random_inputs(
+                self.capture.random_inputs, seed)]
+        return values
+
+    def _check_shapes(self, values):
+        placeholders = [n for n in self.capture.graph_module.graph.nodes
+                        if n.op == "placeholder"]
+        for node, value, name in zip(placeholders, values,
+                                     self.capture.arg_names):
+            expected = node.meta.get("val")
+            if tuple(value.shape) != tuple(expected.shape) or \
+                    value.dtype != expected.dtype:
+                raise ValueError(
+                    "argument '%s' is %s %s; the step was fitted for %s %s"
+                    % (name, tuple(value.shape), value.dtype,
+                       tuple(expected.shape), expected.dtype))
+
+    def __call__(self, inputs, target=None, seed=None, meter=None):
+        values = self.arguments(inputs, target, seed)
+        self._check_shapes(values)
+        with torch.no_grad():
+            results = self.schedule.run(values, meter)
+        return results[0], results[1:]
+
+    def run_unplanned(self, inputs, target=None, seed=None, meter=None):
+        """The step in the captured order, run the same way (the
+        reference the fitted step is bit-identical to)."""
+        values = self.arguments(inputs, target, seed)
+        self._check_shapes(values)
+        with torch.no_grad():
+            results = self.unplanned.run(values, meter)
+        return results[0], results[1:]
+
+    def measure(self, inputs, target=None, seed=0, loss="cross_entropy",
+                repeat=1):
+        """Measures the fitted step, the unplanned one and PyTorch eager
+        (forward, loss, ``autograd.grad``) on these inputs. Returns a dict of
+        bytes and seconds:
+
+        - ``planned_bytes``: memsched's figure for the plan;
+        - ``*_boundary_bytes``: the largest live storage at op boundaries
+          (arguments included; ``_fit.OpBoundaryMeter``) of the fitted and
+          unplanned steps;
+        - ``*_peak_bytes``: the arguments plus the most the allocator held
+          beyond them while the step ran: ``torch.cuda.max_memory_allocated``
+          on a GPU, on CPU the profiler's allocation events (kernel
+          workspaces included) for the fitted, unplanned and eager steps;
+        - ``*_time_s``: the smallest wall time of ``repeat`` runs."""
+        values = self.arguments(inputs, target, seed)
+        resident = _fit.storage_bytes(values)
+        figures = {"planned_bytes": self.planned_bytes,
+                   "arguments_bytes": resident}
+        for name, schedule in (("fitted", self.schedule),
+                               ("unplanned", self.unplanned)):
+            meter = _fit.OpBoundaryMeter()
+            with torch.no_grad():
+                schedule.run(values, meter)
+            figures[name + "_boundary_bytes"] = meter.peak
+
+            def step():
+                with torch.no_grad():
+                    schedule.run(values)
+            figures[name + "_peak_bytes"] = resident + _device_peak(
+                step, values)
+            figures[name + "_time_s"] = _fit.timed(step, repeat)
+        loss_fn = _loss_function(loss)
+        params = [p for _, p in self.model.named_parameters()
+                  if p.requires_grad]
+        random_values = values[len(values) - len(self.capture.random_inputs):]\
+            if self.capture.random_inputs else None
+
+        def eager():
+            replay = contextlib.nullcontext() if random_values is None else \
+                _capture.replay_random(random_values)
+            with _training_conventions(self.model, True, "inputs"), replay:
+                output = self.model(*_as_tuple(inputs))
+                value = loss_fn(output, target) if target is not None \
+                    else loss_fn(output)
+                return torch.autograd.grad(value, params, allow_unused=True)
+
+        eager_resident = _fit.storage_bytes(
+            list(self.model.parameters()) + list(self.model.buffers()) +
+            list(_as_tuple(inputs)) + ([target] if target is not None
+                                        else []))
+        figures["eager_peak_bytes"] = eager_resident + _device_peak(
+            eager, values)
+        figures["eager_time_s"] = _fit.timed(eager, repeat)
+        return figures
+
+
+def _device_peak(function, values):
+    """The most bytes the allocator held beyond what it held when
+    ``function()`` started."""
+    device = values[0].device if values else torch.device("cpu")
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+        start = torch.cuda.memory_allocated(device)
+        torch.cuda.reset_peak_memory_stats(device)
+        function()
+        torch.cuda.synchronize(device)
+        return torch.cuda.max_memory_allocated(device) - start
+    return _fit.allocator_peak(function)[1]
+
+
+def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
+        device=None, dropout="inputs", allow_remat=True, allow_swap=True):
+    """Plans ``model``'s training step with ``memsched.optimize`` under
+    ``budget`` (as ``memsched.optimize`` takes it: ``"0.5x"``, ``"2GiB"``,
+    bytes, ``"min"``) and returns a ``FittedStep``: ``loss, grads =
+    fitted(inputs, target)`` runs the step in PyTorch as planned. The
+    example ``inputs`` and ``target`` fix the shapes and dtypes every call
+    must have. A budget no plan meets raises ``memsched.MLIRError`` naming
+    the smallest reachable one; a model that cannot be captured raises
+    ``UnsupportedError``."""
+    from . import optimize
+    capture = capture_training_step(model, inputs, target, loss, dropout)
+    plan, report = optimize(lower_graph(capture), budget, device=device,
+                            allow_remat=allow_remat, allow_swap=allow_swap,
+                            timeline=False)
+    return FittedStep(model, capture, plan, report, target is not None)

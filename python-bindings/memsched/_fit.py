@@ -1,0 +1,549 @@
+"""memsched's plan, run back in PyTorch (``memsched.torch.fit``).
+
+A plan is a function of linalg ops, each located at the FX node of the
+captured graph it lowers (``loc("module:aten.op:node")``). ``plan_ops``
+reads the planned function's top-level ops in order: computations (and
+recomputations, ``memsched.recompute``) and the copies to and from host
+memory. ``Schedule`` turns that order into events on the FX nodes:
+
+- ``compute n``: run node ``n``'s ATen op, at the position of its last
+  original op in the plan (an earlier reader pulls it, and it pulls its own
+  inputs, forward: the order is always a valid one);
+- ``compute n`` again where the plan recomputes one of its ops;
+- ``swap_out n`` / ``swap_in n``: copy ``n``'s value to host memory and
+  back (a new device tensor);
+- ``free n``: drop the device tensor after its last reader.
+
+Events that nothing reads are dropped (a recomputation of an op that at
+the ATen level needs no new value, a swap of a value the backward does not
+read), so mismatches between the linalg ops and the ATen ops cost memory,
+never correctness. ``Schedule.run`` executes the events; every tensor is
+read from the newest value of its node, and ATen ops are deterministic on
+CPU, so a planned step gives the same results, bit for bit, as the captured
+order run the same way.
+"""
+
+import operator
+import re
+import time
+
+import torch
+
+_LOC_ALIAS = re.compile(r'^#(loc\d*) = loc\((.*)\)\s*$')
+_LOC_USE = re.compile(r'loc\((#loc\d*|"[^"]*"(?:\([^)]*\))?)\)\s*$')
+_RESULTS = re.compile(r'^(%[\w$.-]+)(?::\d+)? = ')
+_INS = re.compile(r' ins\(([^:)]*)[:)]')
+_OUTS = re.compile(r' outs\((%[\w$.-]+)')
+
+
+def _node_name(location, aliases):
+    """The FX node name of an op location: the last field of an importer
+    label ``"module:aten.op:node"`` (through ``#loc`` aliases and name
+    locations that wrap one); None for file locations and others."""
+    seen = 0
+    while location.startswith("#") and seen < 8:
+        location = aliases.get(location[1:], "")
+        seen += 1
+    match = re.match(r'^(?:fused\[)?"([^"]*)"(?!:\d)', location)
+    if not match or ":" not in match.group(1):
+        return None
+    return match.group(1).rsplit(":", 1)[1]
+
+
+def plan_ops(module_text, func_name):
+    """The top-level ops of ``@func_name`` in ``module_text`` (printed with
+    locations), in order: ``(kind, node, recompute, into)`` with kind
+    ``"op"``, ``"swap_out"`` or ``"swap_in"``, ``node`` the FX node name the
+    op (for a swap: the swapped value) comes from, or None, and ``into`` the
+    FX node whose value an op overwrites in place (its ``outs`` operand is
+    also one of its ``ins``: memsched reuses that buffer), or None."""
+    lines = module_text.splitlines()
+    aliases = {}
+    for line in lines:
+        match = _LOC_ALIAS.match(line)
+        if match:
+            aliases[match.group(1)] = match.group(2)
+    start = next((i for i, line in enumerate(lines)
+                  if re.match(r'\s*func\.func (?:\w+ )*@%s\(' %
+                              re.escape(func_name), line)), None)
+    if start is None:
+        raise ValueError("the plan has no function @%s" % func_name)
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    body = indent + 2
+    ops, value_node, pending = [], {}, None
+    for line in lines[start + 1:]:
+        depth = len(line) - len(line.lstrip())
+        if depth <= indent and line.strip():
+            break
+        if depth != body:
+            continue
+        text = line.strip()
+        if text.startswith("^"):
+            continue  # a region's block arguments, printed at the op's depth
+        if pending is None or not text.startswith("}"):
+            pending = [text]
+        else:
+            pending.append(text)
+        if text.endswith("{"):
+            continue
+        head, tail = pending[0], pending[-1]
+        pending = None
+        match = _LOC_USE.search(tail)
+        node = _node_name(match.group(1), aliases) if match else None
+        result = _RESULTS.match(head)
+        operation = head[result.end():] if result else head
+        kind = "op"
+        if operation.startswith("memsched.swap_out ") or \
+                operation.startswith("memsched.swap_in "):
+            kind = operation.split()[0].split(".")[1]
+            node = value_node.get(operation.split()[1].rstrip(",:"))
+        if result:
+            value_node[result.group(1)] = node
+        if operation.startswith(("return", "func.return", "memsched.")) \
+                and kind == "op":
+            continue  # waits and calling-convention copies compute nothing
+        recompute = "memsched.recompute" in head or \
+            "memsched.recompute" in tail
+        into = None
+        outs, ins = _OUTS.search(head), _INS.search(head)
+        if outs and ins and outs.group(1) in \
+                [v.strip() for v in ins.group(1).split(",")]:
+            into = value_node.get(outs.group(1))
+        ops.append((kind, node, recompute, into))
+    return ops
+
+
+class Schedule:
+    """Events on the FX nodes of ``graph`` (see the module docstring), from
+    a plan's ops (``plan_ops``) or, with ``ops=None``, the graph's own order
+    (the unplanned step, run the same way)."""
+
+    def __init__(self, graph, ops=None):
+        self.graph = graph
+        nodes = {n.name: n for n in graph.nodes}
+        self.output = next(n for n in graph.nodes if n.op == "output")
+        events, computed, has_host = [], set(), set()
+
+        def demand(node):
+            if node in computed or node.op == "placeholder":
+                return
+            stack = [(node, iter(_data_inputs(node)))]
+            while stack:
+                current, inputs = stack[-1]
+                pushed = False
+                for source in inputs:
+                    if source not in computed and source.op != "placeholder":
+                        stack.append((source, iter(_data_inputs(source))))
+                        pushed = True
+                        break
+                if not pushed:
+                    stack.pop()
+                    if current not in computed:
+                        computed.add(current)
+                        events.append(("compute", current))
+                        take_items(current)
+
+        def take_items(node, again=False):
+            # A tuple's elements are taken at once: the tuple holds them all.
+            for user in node.users:
+                if user.target is operator.getitem and (
+                        again or user not in computed):
+                    computed.add(user)
+                    events.append(("compute", user))
+
+        if ops is None:
+            ops = [("op", n.name, False, None) for n in graph.nodes
+                   if n.op == "call_function"]
+        last, into = {}, {}
+        for index, (kind, name, recompute, source) in enumerate(ops):
+            if kind == "op" and not recompute and name in nodes:
+                last[name] = index
+            if kind == "op" and source in nodes and name in nodes and \
+                    nodes[source] in nodes[name].all_input_nodes:
+                into.setdefault((name, recompute), nodes[source])
+        for index, (kind, name, recompute, _) in enumerate(ops):
+            node = nodes.get(name)
+            if node is None or node.op != "call_function":
+                continue
+            if kind == "op" and not recompute:
+                if last[name] == index:
+                    demand(node)
+            elif kind == "op":
+                if node in computed:
+                    for source in _data_inputs(node):
+                        demand(source)
+                    events.append(("compute", node))
+                    take_items(node, again=True)
+            elif kind == "swap_out":
+                if node in computed:
+                    events.append(("swap_out", node))
+                    has_host.add(node)
+            elif node in has_host:
+                events.append(("swap_in", node))
+        for node in graph.nodes:
+            if node.op == "call_function":
+                demand(node)
+        self.events = self._prune(events)
+        self._free_after = self._liveness(self.events)
+        self._in_place = self._in_place_updates(into)
+
+    def _reads(self, event):
+        kind, node = event
+        if kind == "compute":
+            return [s for s in _data_inputs(node) if s.op != "placeholder"]
+        return [node] if kind == "swap_out" else []
+
+    def _prune(self, events):
+        """Drops events whose value nothing reads: computations whose
+        result is replaced or unread, swap-outs never swapped in, swap-ins
+        never read. Repeats until nothing changes."""
+        outputs = set(self.output.all_input_nodes)
+        while True:
+            latest, readers, host_users = {}, {}, {}
+            host_of = {}
+            for index, (kind, node) in enumerate(events):
+                for source in self._reads((kind, node)):
+                    readers.setdefault(latest.get(source), []).append(index)
+                if kind == "swap_out":
+                    host_of[node] = index
+                    host_users.setdefault(index, [])
+                elif kind == "swap_in":
+                    if node in host_of:
+                        host_users[host_of[node]].append(index)
+                if kind in ("compute", "swap_in"):
+                    latest[node] = index
+            final = {latest[n] for n in outputs if n in latest}
+            keep = []
+            for index, (kind, node) in enumerate(events):
+                if kind in ("compute", "swap_in"):
+                    alive = index in readers or index in final
+                elif kind == "swap_out":
+                    alive = bool(host_users.get(index))
+                else:
+                    alive = True
+                if kind == "swap_in" and node not in host_of:
+                    alive = False
+                keep.append(alive)
+            if all(keep):
+                return events
+            events = [e for e, k in zip(events, keep) if k]
+
+    def _liveness(self, events):
+        """For each event, the nodes whose device value (and host copies)
+        are dropped after it."""
+        outputs = set(self.output.all_input_nodes)
+        latest, last_read, host_last = {}, {}, {}
+        for index, (kind, node) in enumerate(events):
+            for source in self._reads((kind, node)):
+                last_read[latest[source]] = index
+            if kind in ("compute", "swap_in"):
+                latest[node] = index
+                last_read.setdefault(index, index)
+            if kind == "swap_in":
+                host_last[node] = index
+        final = {latest[n] for n in outputs}
+        free_after = [[] for _ in events]
+        for created, index in last_read.items():
+            if created not in final:
+                free_after[index].append(("device", events[created][1]))
+        for node, index in host_last.items():
+            free_after[index].append(("host", node))
+        return free_after
+
+    def _in_place_updates(self, into):
+        """For each computation the plan writes into one of its inputs'
+        buffers: (input node, the ATen op's out= overload, its out argument
+        name), where that input's value dies at this event and the op has
+        an out= form."""
+        updates = {}
+        recomputed = set()
+        for index, (kind, node) in enumerate(self.events):
+            if kind != "compute":
+                continue
+            source = into.get((node.name, node in recomputed))
+            recomputed.add(node)
+            if source is None or ("device", source) not in \
+                    self._free_after[index]:
+                continue
+            out = _out_overload(node.target)
+            if out is not None:
+                updates[index] = (source,) + out
+        return updates
+
+    def counts(self):
+        """Events by kind: ``{"compute": .., "recompute": .., "swap_out": ..,
+        "swap_in": ..}``."""
+        counts = {"compute": 0, "recompute": 0, "swap_out": 0, "swap_in": 0}
+        seen = set()
+        for kind, node in self.events:
+            if kind == "compute" and node in seen:
+                kind = "recompute"
+            seen.add(node)
+            counts[kind] += 1
+        return counts
+
+    def run(self, arguments, meter=None):
+        """Runs the step on ``arguments`` (placeholder order); returns the
+        graph's flattened results. ``meter(env)`` is called at every op
+        boundary with the live device values, when given."""
+        graph = self.graph
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        env = dict(zip(placeholders, arguments))
+        host = {}
+        device = arguments[0].device if arguments else torch.device("cpu")
+        copies = _Copies(device)
+        load = env.__getitem__
+        # Values that share a storage (views, a tuple's elements), by the
+        # node that created it: an op writes into an input only where no
+        # other live value sees that storage.
+        roots = self._alias_roots()
+        sharing = {}
+        for index, (kind, node) in enumerate(self.events):
+            if kind == "compute":
+                args = _load_arguments(node, load, device)
+                kwargs = torch.fx.node.map_arg(node.kwargs, load)
+                update = self._in_place.get(index)
+                target = update and env.get(update[0])
+                if update and _writable(target, node) and \
+                        sharing.get(roots[update[0]]) == 1:
+                    kwargs = dict(kwargs)
+                    kwargs[update[2]] = target
+                    env[node] = update[1](*args, **kwargs)
+                else:
+                    env[node] = node.target(*args, **kwargs)
+            elif kind == "swap_out":
+                host[node] = copies.to_host(env[node])
+            else:
+                env[node] = copies.to_device(host[node])
+            if kind != "swap_out":
+                root = roots[node]
+                sharing[root] = sharing.get(root, 0) + 1
+            if meter is not None:
+                meter(env)
+            for where, dead in self._free_after[index]:
+                if where == "device":
+                    copies.release(env.pop(dead))
+                    sharing[roots[dead]] -= 1
+                else:
+                    host.pop(dead)
+        copies.finish()
+        return [env[n] if isinstance(n, torch.fx.Node) else n
+                for n in _flatten(self.output.args)]
+
+
+    def _alias_roots(self):
+        """The node whose storage each node's value lives in: views (an
+        ATen op whose result aliases its first argument) and a tuple's
+        elements share their source's; placeholders are their own."""
+        if getattr(self, "_roots", None) is None:
+            roots = {}
+            for node in self.graph.nodes:
+                roots[node] = node
+                if node.op != "call_function" or not node.args or \
+                        not isinstance(node.args[0], torch.fx.Node):
+                    continue
+                if node.target is operator.getitem or _is_view(node.target):
+                    roots[node] = roots[node.args[0]]
+            self._roots = roots
+        return self._roots
+
+
+# Arguments that an ATen kernel reads for their shape alone (the input of
+# a pooling backward): a stand-in of that shape takes their place, so that
+# the value itself can be freed as early as memsched's own lowering frees it.
+_SHAPE_ONLY = {
+    torch.ops.aten.max_pool2d_with_indices_backward.default: (1,),
+    torch.ops.aten.avg_pool2d_backward.default: (1,),
+}
+
+
+def _data_inputs(node):
+    """The nodes whose values ``node`` reads (not only their shape)."""
+    shape_only = _SHAPE_ONLY.get(node.target)
+    if not shape_only:
+        return node.all_input_nodes
+    skipped = {node.args[i] for i in shape_only if i < len(node.args)}
+    rest = [a for i, a in enumerate(node.args) if i not in shape_only]
+    return [n for n in node.all_input_nodes
+            if n not in skipped or n in rest or n in node.kwargs.values()]
+
+
+def _load_arguments(node, load, device):
+    shape_only = _SHAPE_ONLY.get(node.target, ())
+    args = []
+    for index, arg in enumerate(node.args):
+        value = arg.meta.get("val") if index in shape_only and \
+            isinstance(arg, torch.fx.Node) else None
+        if isinstance(value, torch.Tensor):
+            args.append(torch.empty((), dtype=value.dtype,
+                                    device=device).expand(value.shape))
+        else:
+            args.append(torch.fx.node.map_arg(arg, load))
+    return args
+
+
+def _is_view(target):
+    schema = getattr(target, "_schema", None)
+    return bool(schema and schema.returns and
+                schema.returns[0].alias_info is not None and
+                not schema.returns[0].alias_info.is_write)
+
+
+_OUT_OVERLOADS = {}
+
+
+def _out_overload(target):
+    """``(overload, argument name)`` of the out= form of an ATen op whose
+    other arguments are the op's own (``aten.mul.Tensor`` ->
+    ``aten.mul.out``, ``aten.where.self`` -> ``aten.where.self_out``), or
+    None."""
+    if target in _OUT_OVERLOADS:
+        return _OUT_OVERLOADS[target]
+    found = None
+    schema = getattr(target, "_schema", None)
+    packet = getattr(target, "overloadpacket", None)
+    if schema is not None and packet is not None and \
+            len(schema.returns) == 1:
+        name = schema.overload_name
+        names = [a.name for a in schema.arguments]
+        for candidate in (name + "_out" if name else "out", "out"):
+            overload = getattr(packet, candidate, None)
+            if overload is None:
+                continue
+            arguments = overload._schema.arguments
+            outs = [a for a in arguments if a.alias_info is not None and
+                    a.alias_info.is_write and a.kwarg_only]
+            rest = [a.name for a in arguments if a not in outs]
+            if len(outs) == 1 and rest == names:
+                found = (overload, outs[0].name)
+                break
+    _OUT_OVERLOADS[target] = found
+    return found
+
+
+def _writable(tensor, node):
+    """Whether ``node``'s result may be written over ``tensor``: same shape
+    and dtype, dense, not a view."""
+    value = node.meta.get("val")
+    return isinstance(tensor, torch.Tensor) and \
+        isinstance(value, torch.Tensor) and tensor.is_contiguous() and \
+        tuple(tensor.shape) == tuple(value.shape) and \
+        tensor.dtype == value.dtype and tensor.storage_offset() == 0 and \
+        tensor.storage().nbytes() == tensor.numel() * tensor.element_size()
+
+
+class _Copies:
+    """Copies between device and host memory. On a GPU: pinned host
+    tensors, copies on a side stream that the compute stream waits for
+    only where the value is next used, device tensors released to the
+    allocator only after their copy ends. On CPU the host copy is a numpy
+    array, outside PyTorch's allocator, so that a measured peak counts the
+    device side alone."""
+
+    def __init__(self, device):
+        self.cuda = device.type == "cuda"
+        if self.cuda:
+            self.stream = torch.cuda.Stream(device)
+
+    def to_host(self, tensor):
+        if not self.cuda:
+            return tensor.detach().numpy().copy()
+        compute = torch.cuda.current_stream(tensor.device)
+        self.stream.wait_stream(compute)
+        with torch.cuda.stream(self.stream):
+            copy = torch.empty(tensor.shape, dtype=tensor.dtype,
+                               pin_memory=True)
+            copy.copy_(tensor, non_blocking=True)
+        # The device tensor is reused only after the copy ends.
+        tensor.record_stream(self.stream)
+        return _HostCopy(copy)
+
+    def to_device(self, copy):
+        if not self.cuda:
+            return torch.from_numpy(copy).clone()
+        compute = torch.cuda.current_stream()
+        with torch.cuda.stream(self.stream):
+            tensor = copy.tensor.to(compute.device, non_blocking=True)
+        compute.wait_stream(self.stream)
+        tensor.record_stream(compute)
+        return tensor
+
+    def release(self, value):
+        del value
+
+    def finish(self):
+        if self.cuda:
+            torch.cuda.current_stream().wait_stream(self.stream)
+
+
+class _HostCopy:
+    """A pinned host tensor written by the copy stream (read back on the
+    same stream, so the copy back waits for it)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
+def _flatten(value):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _flatten(item)
+    else:
+        yield value
+
+
+def storage_bytes(values):
+    """Bytes of the distinct storages that ``values`` (tensors, tuples of
+    tensors) hold."""
+    seen, total = set(), 0
+    for value in _flatten(list(values)):
+        if isinstance(value, torch.Tensor):
+            storage = value.storage()
+            key = (storage.data_ptr(), value.device)
+            if key not in seen:
+                seen.add(key)
+                total += storage.nbytes()
+    return total
+
+
+class OpBoundaryMeter:
+    """The peak of live device storage at op boundaries: the storages of
+    the values the step holds (arguments included) after each op, counted
+    once each, as PyTorch allocated them (views share their base's)."""
+
+    def __init__(self):
+        self.peak = 0
+
+    def __call__(self, env):
+        self.peak = max(self.peak, storage_bytes(env.values()))
+
+
+def allocator_peak(function):
+    """Runs ``function()`` under PyTorch's profiler and returns ``(result,
+    peak)``: the largest number of bytes that PyTorch's CPU allocator held
+    beyond what it held at the start, kernel workspaces included (from the
+    profiler's allocation events, in time order)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) \
+            as prof:
+        result = function()
+    events = [(e.start_us(), i, e.nbytes()) for i, e in
+              enumerate(prof.profiler.kineto_results.events())
+              if e.name() == "[memory]" and e.device_type() ==
+              torch._C._autograd.DeviceType.CPU]
+    live = peak = 0
+    for _, _, nbytes in sorted(events):
+        live += nbytes
+        peak = max(peak, live)
+    return result, peak
+
+
+def timed(function, repeat=3):
+    """The smallest wall time of ``repeat`` calls of ``function``."""
+    best = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best
