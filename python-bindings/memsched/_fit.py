@@ -34,6 +34,7 @@ _LOC_USE = re.compile(r'loc\((#loc\d*|"[^"]*"(?:\([^)]*\))?)\)\s*$')
 _RESULTS = re.compile(r'^(%[\w$.-]+)(?::\d+)? = ')
 _INS = re.compile(r' ins\(([^:)]*)[:)]')
 _OUTS = re.compile(r' outs\((%[\w$.-]+)')
+_SHAPE = re.compile(r': tensor<([^>]*)>')
 
 
 def _node_name(location, aliases):
@@ -53,8 +54,10 @@ def _node_name(location, aliases):
 def plan_ops(module_text, func_name):
     """The top-level ops of ``@func_name`` in ``module_text`` (printed with
     locations), in order: ``(kind, node, recompute, into)`` with kind
-    ``"op"``, ``"swap_out"`` or ``"swap_in"``, ``node`` the FX node name the
-    op (for a swap: the swapped value) comes from, or None, and ``into`` the
+    ``"op"``, ``"swap_out"``, ``"swap_in"``, ``"host_argument"`` (node:
+    ``%argN``, an argument in host memory) or ``"host_result"`` (a result
+    returned from host memory), ``node`` the FX node name the op (for a
+    swap: the swapped value) comes from, or None, and ``into`` the
     FX node whose value an op overwrites in place (its ``outs`` operand is
     also one of its ``ins``: memsched reuses that buffer), or None."""
     lines = module_text.splitlines()
@@ -70,7 +73,7 @@ def plan_ops(module_text, func_name):
         raise ValueError("the plan has no function @%s" % func_name)
     indent = len(lines[start]) - len(lines[start].lstrip())
     body = indent + 2
-    ops, value_node, pending = [], {}, None
+    ops, value_node, pending, host_results = [], {}, None, set()
     for line in lines[start + 1:]:
         depth = len(line) - len(line.lstrip())
         if depth <= indent and line.strip():
@@ -93,14 +96,30 @@ def plan_ops(module_text, func_name):
         result = _RESULTS.match(head)
         operation = head[result.end():] if result else head
         kind = "op"
-        if operation.startswith("memsched.swap_out ") or \
-                operation.startswith("memsched.swap_in "):
-            kind = operation.split()[0].split(".")[1]
-            node = value_node.get(operation.split()[1].rstrip(",:"))
+        words = operation.split()
+        if words[0] in ("memsched.swap_out", "memsched.swap_in"):
+            kind = words[0].split(".")[1]
+            node = value_node.get(words[1].rstrip(",:"))
+            # Which of a multi-result node's values: by its type.
+            shape = _SHAPE.search(operation)
+            if node is not None and shape:
+                node = "%s#%s" % (node, shape.group(1))
+        elif words[0] == "memsched.host_result":
+            host_results.add(result.group(1) if result else None)
+            continue
+        elif words[0] == "memsched.host_argument":
+            # An argument in host memory: named by its position.
+            kind, node = "host_argument", words[1].rstrip(",:")
         if result:
             value_node[result.group(1)] = node
-        if operation.startswith(("return", "func.return", "memsched.")) \
-                and kind == "op":
+        if words[0] in ("return", "func.return"):
+            # Results returned from host memory, by position.
+            names = operation.split(":")[0].split()[1:]
+            ops.extend(("host_result", "%%out%d" % i, False, None)
+                       for i, name in enumerate(names)
+                       if name.rstrip(",") in host_results)
+            continue
+        if operation.startswith("memsched.") and kind == "op":
             continue  # waits and calling-convention copies compute nothing
         recompute = "memsched.recompute" in head or \
             "memsched.recompute" in tail
@@ -121,10 +140,27 @@ class Schedule:
     def __init__(self, graph, ops=None):
         self.graph = graph
         nodes = {n.name: n for n in graph.nodes}
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        nodes.update(("%%arg%d" % i, n) for i, n in enumerate(placeholders))
         self.output = next(n for n in graph.nodes if n.op == "output")
+        nodes.update(("%%out%d" % i, n) for i, n in
+                     enumerate(_flatten(self.output.args))
+                     if isinstance(n, torch.fx.Node))
+        ops = None if ops is None else [
+            (kind, _resolve(name, nodes), recompute, into)
+            for kind, name, recompute, into in ops]
         events, computed, has_host = [], set(), set()
+        # Arguments the plan keeps in host memory, results it returns there.
+        self.host_arguments = {nodes[name] for kind, name, _, _ in ops or ()
+                               if kind == "host_argument" and name in nodes}
+        self.host_results = {nodes[name] for kind, name, _, _ in ops or ()
+                             if kind == "host_result" and name in nodes}
+        on_device = set()
 
         def demand(node):
+            if node in self.host_arguments and node not in on_device:
+                on_device.add(node)
+                events.append(("swap_in", node))
             if node in computed or node.op == "placeholder":
                 return
             stack = [(node, iter(_data_inputs(node)))]
@@ -132,6 +168,10 @@ class Schedule:
                 current, inputs = stack[-1]
                 pushed = False
                 for source in inputs:
+                    if source in self.host_arguments and \
+                            source not in on_device:
+                        on_device.add(source)
+                        events.append(("swap_in", source))
                     if source not in computed and source.op != "placeholder":
                         stack.append((source, iter(_data_inputs(source))))
                         pushed = True
@@ -163,6 +203,9 @@ class Schedule:
                 into.setdefault((name, recompute), nodes[source])
         for index, (kind, name, recompute, _) in enumerate(ops):
             node = nodes.get(name)
+            if node in self.host_arguments and kind == "swap_in":
+                on_device.add(node)
+                events.append(("swap_in", node))
             if node is None or node.op != "call_function":
                 continue
             if kind == "op" and not recompute:
@@ -175,14 +218,16 @@ class Schedule:
                     events.append(("compute", node))
                     take_items(node, again=True)
             elif kind == "swap_out":
-                if node in computed:
-                    events.append(("swap_out", node))
-                    has_host.add(node)
-            elif node in has_host:
+                demand(node)
+                events.append(("swap_out", node))
+                has_host.add(node)
+            elif kind == "swap_in" and node in has_host:
                 events.append(("swap_in", node))
         for node in graph.nodes:
             if node.op == "call_function":
                 demand(node)
+        for node in self.host_results - has_host:
+            events.append(("swap_out", node))
         self.events = self._prune(events)
         self._free_after = self._liveness(self.events)
         self._in_place = self._in_place_updates(into)
@@ -190,7 +235,8 @@ class Schedule:
     def _reads(self, event):
         kind, node = event
         if kind == "compute":
-            return [s for s in _data_inputs(node) if s.op != "placeholder"]
+            return [s for s in _data_inputs(node) if s.op != "placeholder" or
+                    s in self.host_arguments]
         return [node] if kind == "swap_out" else []
 
     def _prune(self, events):
@@ -212,16 +258,19 @@ class Schedule:
                         host_users[host_of[node]].append(index)
                 if kind in ("compute", "swap_in"):
                     latest[node] = index
-            final = {latest[n] for n in outputs if n in latest}
+            final = {latest[n] for n in outputs if n in latest and
+                     n not in self.host_results}
             keep = []
             for index, (kind, node) in enumerate(events):
                 if kind in ("compute", "swap_in"):
                     alive = index in readers or index in final
                 elif kind == "swap_out":
-                    alive = bool(host_users.get(index))
+                    alive = bool(host_users.get(index)) or \
+                        node in self.host_results
                 else:
                     alive = True
-                if kind == "swap_in" and node not in host_of:
+                if kind == "swap_in" and node not in host_of and \
+                        node not in self.host_arguments:
                     alive = False
                 keep.append(alive)
             if all(keep):
@@ -241,7 +290,7 @@ class Schedule:
                 last_read.setdefault(index, index)
             if kind == "swap_in":
                 host_last[node] = index
-        final = {latest[n] for n in outputs}
+        final = {latest[n] for n in outputs if n not in self.host_results}
         free_after = [[] for _ in events]
         for created, index in last_read.items():
             if created not in final:
@@ -288,10 +337,13 @@ class Schedule:
         boundary with the live device values, when given."""
         graph = self.graph
         placeholders = [n for n in graph.nodes if n.op == "placeholder"]
-        env = dict(zip(placeholders, arguments))
-        host = {}
-        device = arguments[0].device if arguments else torch.device("cpu")
+        device = next((a.device for n, a in zip(placeholders, arguments)
+                       if n not in self.host_arguments), torch.device("cpu"))
         copies = _Copies(device)
+        env = {n: a for n, a in zip(placeholders, arguments)
+               if n not in self.host_arguments}
+        host = {n: copies.host_argument(a) for n, a in
+                zip(placeholders, arguments) if n in self.host_arguments}
         load = env.__getitem__
         # Values that share a storage (views, a tuple's elements), by the
         # node that created it: an op writes into an input only where no
@@ -302,6 +354,7 @@ class Schedule:
             if kind == "compute":
                 args = _load_arguments(node, load, device)
                 kwargs = torch.fx.node.map_arg(node.kwargs, load)
+                copies.wait_for(_flatten([args, list(kwargs.values())]))
                 update = self._in_place.get(index)
                 target = update and env.get(update[0])
                 if update and _writable(target, node) and \
@@ -312,6 +365,7 @@ class Schedule:
                 else:
                     env[node] = node.target(*args, **kwargs)
             elif kind == "swap_out":
+                copies.wait_for([env[node]])
                 host[node] = copies.to_host(env[node])
             else:
                 env[node] = copies.to_device(host[node])
@@ -327,7 +381,8 @@ class Schedule:
                 else:
                     host.pop(dead)
         copies.finish()
-        return [env[n] if isinstance(n, torch.fx.Node) else n
+        return [(copies.host_value(host[n]) if n in self.host_results
+                 else env[n]) if isinstance(n, torch.fx.Node) else n
                 for n in _flatten(self.output.args)]
 
 
@@ -380,6 +435,27 @@ def _load_arguments(node, load, device):
         else:
             args.append(torch.fx.node.map_arg(arg, load))
     return args
+
+
+def _resolve(name, nodes):
+    """The node name a plan's value stands for: ``node#shape`` (a swapped
+    value of a node with several results) becomes the element of that
+    shape."""
+    if name is None or "#" not in name:
+        return name
+    base, _, type_text = name.partition("#")
+    node = nodes.get(base)
+    if node is None:
+        return base
+    dims = tuple(int(d) for d in type_text.split("x")[:-1] if d.isdigit())
+    items = [u for u in node.users if u.target is operator.getitem]
+    if not items:
+        return base
+    for user in items:
+        value = user.meta.get("val")
+        if isinstance(value, torch.Tensor) and tuple(value.shape) == dims:
+            return user.name
+    return base
 
 
 def _is_view(target):
@@ -435,15 +511,30 @@ def _writable(tensor, node):
 class _Copies:
     """Copies between device and host memory. On a GPU: pinned host
     tensors, copies on a side stream that the compute stream waits for
-    only where the value is next used, device tensors released to the
-    allocator only after their copy ends. On CPU the host copy is a numpy
+    only where a copied-back value is first read, device tensors released
+    to the allocator only after their copy ends. On CPU the host copy is a numpy
     array, outside PyTorch's allocator, so that a measured peak counts the
     device side alone."""
 
     def __init__(self, device):
         self.cuda = device.type == "cuda"
+        self.pending = {}
         if self.cuda:
             self.stream = torch.cuda.Stream(device)
+
+    def host_argument(self, tensor):
+        """An argument the caller holds in host memory."""
+        if not self.cuda:
+            return tensor.detach().numpy()
+        if tensor.device.type != "cpu":
+            raise ValueError("an argument the plan keeps in host memory is "
+                             "on %s" % tensor.device)
+        return _HostCopy(tensor if tensor.is_pinned() else
+                         tensor.pin_memory())
+
+    def host_value(self, copy):
+        """A result returned in host memory, as a CPU tensor."""
+        return torch.from_numpy(copy) if not self.cuda else copy.tensor
 
     def to_host(self, tensor):
         if not self.cuda:
@@ -464,16 +555,32 @@ class _Copies:
         compute = torch.cuda.current_stream()
         with torch.cuda.stream(self.stream):
             tensor = copy.tensor.to(compute.device, non_blocking=True)
-        compute.wait_stream(self.stream)
+            ready = torch.cuda.Event()
+            ready.record(self.stream)
+        # Allocated on the side stream, used on the compute stream.
         tensor.record_stream(compute)
+        self.pending[id(tensor)] = ready
         return tensor
 
+    def wait_for(self, values):
+        """Makes the compute stream wait for the copies that made
+        ``values``, the first time each is read."""
+        if not self.cuda or not self.pending:
+            return
+        for value in values:
+            ready = self.pending.pop(id(value), None) if \
+                isinstance(value, torch.Tensor) else None
+            if ready is not None:
+                torch.cuda.current_stream().wait_event(ready)
+
     def release(self, value):
-        del value
+        if self.pending and isinstance(value, torch.Tensor):
+            self.pending.pop(id(value), None)
 
     def finish(self):
         if self.cuda:
             torch.cuda.current_stream().wait_stream(self.stream)
+            self.pending.clear()
 
 
 class _HostCopy:

@@ -595,7 +595,7 @@ class FittedStep:
         if self.capture.random_inputs:
             if seed is None:
                 seed = int(torch.randint(0, 2 ** 62, ()))
-            device = values[0].device if values else "cpu"
+            device = values[-1].device if values else "cpu"
             values += [t.to(device) for t in _capture.draw_random_inputs(
                 self.capture.random_inputs, seed)]
         return values
@@ -636,6 +636,8 @@ class FittedStep:
         bytes and seconds:
 
         - ``planned_bytes``: memsched's figure for the plan;
+        - ``*_arguments_bytes``: the arguments the step holds on the device
+          (all of them but those the plan keeps in host memory);
         - ``*_boundary_bytes``: the largest live storage at op boundaries
           (arguments included; ``_fit.OpBoundaryMeter``) of the fitted and
           unplanned steps;
@@ -645,11 +647,16 @@ class FittedStep:
           workspaces included) for the fitted, unplanned and eager steps;
         - ``*_time_s``: the smallest wall time of ``repeat`` runs."""
         values = self.arguments(inputs, target, seed)
-        resident = _fit.storage_bytes(values)
-        figures = {"planned_bytes": self.planned_bytes,
-                   "arguments_bytes": resident}
+        placeholders = [n for n in self.capture.graph_module.graph.nodes
+                        if n.op == "placeholder"]
+        figures = {"planned_bytes": self.planned_bytes}
         for name, schedule in (("fitted", self.schedule),
                                ("unplanned", self.unplanned)):
+            # Arguments in host memory are not the device's.
+            resident = _fit.storage_bytes(
+                [v for n, v in zip(placeholders, values)
+                 if n not in schedule.host_arguments])
+            figures[name + "_arguments_bytes"] = resident
             meter = _fit.OpBoundaryMeter()
             with torch.no_grad():
                 schedule.run(values, meter)
@@ -689,7 +696,8 @@ class FittedStep:
 def _device_peak(function, values):
     """The most bytes the allocator held beyond what it held when
     ``function()`` started."""
-    device = values[0].device if values else torch.device("cpu")
+    device = next((v.device for v in values if v.device.type == "cuda"),
+                  torch.device("cpu"))
     if device.type == "cuda":
         torch.cuda.synchronize(device)
         start = torch.cuda.memory_allocated(device)
@@ -701,7 +709,8 @@ def _device_peak(function, values):
 
 
 def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
-        device=None, dropout="inputs", allow_remat=True, allow_swap=True):
+        device=None, dropout="inputs", allow_remat=True, allow_swap=True,
+        offload=()):
     """Plans ``model``'s training step with ``memsched.optimize`` under
     ``budget`` (as ``memsched.optimize`` takes it: ``"0.5x"``, ``"2GiB"``,
     bytes, ``"min"``) and returns a ``FittedStep``: ``loss, grads =
@@ -709,10 +718,17 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     example ``inputs`` and ``target`` fix the shapes and dtypes every call
     must have. A budget no plan meets raises ``memsched.MLIRError`` naming
     the smallest reachable one; a model that cannot be captured raises
-    ``UnsupportedError``."""
+    ``UnsupportedError``. ``offload`` (a subset of ``"params"``,
+    ``"grads"``) keeps that resident state in host memory
+    (``memsched-offload``): each parameter is copied to the device before
+    its uses, each gradient returned as a CPU tensor; on a GPU the model's
+    parameters must then be on the CPU and the inputs on the GPU."""
     from . import optimize
+    if "optimizer" in offload:
+        raise ValueError("fit plans no optimizer step: offload is a subset "
+                         "of params, grads")
     capture = capture_training_step(model, inputs, target, loss, dropout)
     plan, report = optimize(lower_graph(capture), budget, device=device,
                             allow_remat=allow_remat, allow_swap=allow_swap,
-                            timeline=False)
+                            timeline=False, offload=offload)
     return FittedStep(model, capture, plan, report, target is not None)

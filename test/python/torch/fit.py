@@ -83,6 +83,26 @@ for budget in ["0.8x", "min"]:
 # CHECK: budget min: recomputed or swapped True, bit-identical True, matches eager True, boundary within True, below unplanned True
 # CHECK: after an update: True
 
+# Parameters and gradients in host memory: each parameter copied in before
+# its uses, each gradient copied out and returned as a CPU tensor; the
+# device holds less than with the same budget kept resident.
+resident = mt.fit(model, images, labels, budget="min")
+offloaded = mt.fit(model, images, labels, budget="min",
+                   offload=("params", "grads"))
+counts = offloaded.schedule.counts()
+loss, grads = offloaded(images, labels, seed=1)
+again, expected = offloaded.run_unplanned(images, labels, seed=1)
+figures = offloaded.measure(images, labels, seed=1)
+print("offload: copies in %s, out %s, bit-identical %s, boundary within %s, "
+      "below resident %s" % (
+          counts["swap_in"] >= len(params), counts["swap_out"] >= len(params),
+          torch.equal(loss, again) and all(
+              torch.equal(a, b) for a, b in zip(grads, expected)),
+          figures["fitted_boundary_bytes"] <= 1.05 * figures["planned_bytes"],
+          figures["fitted_boundary_bytes"] < resident.measure(
+              images, labels, seed=1)["fitted_boundary_bytes"]))
+# CHECK: offload: copies in True, out True, bit-identical True, boundary within True, below resident True
+
 try:
     mt.fit(model, images, labels, budget="1KiB")
 except memsched.MLIRError as error:
