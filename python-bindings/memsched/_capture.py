@@ -490,5 +490,41 @@ def capture(function, args, roots, arg_names, random="inputs"):
     except Exception as error:
         raise _tracing_error(error) from error
     second.graph.eliminate_dead_code()
+    _split_convolution_backward(second.graph, origins)
     second.recompile()
     return second, origins, randoms
+
+
+def _split_convolution_backward(graph, origins):
+    """Splits each convolution backward that computes the input's gradient
+    and the weight's (or bias's) into two calls, one per part, as their
+    ``output_mask`` allows: the two parts read different operands (the
+    weight; the forward input) and a plan may run them apart, so that an
+    ATen op never needs both at once where memsched's ops do not."""
+    target = aten.convolution_backward.default
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target is not target:
+            continue
+        mask = list(node.args[10])
+        if not mask[0] or not (mask[1] or mask[2]) or any(
+                user.target is not operator.getitem for user in node.users):
+            continue
+        value = node.meta.get("val")
+        parts = []
+        with graph.inserting_before(node):
+            for part_mask in ([True, False, False],
+                              [False, mask[1], mask[2]]):
+                part = graph.call_function(
+                    target, tuple(node.args[:10]) + (part_mask,),
+                    dict(node.kwargs))
+                if isinstance(value, (tuple, list)):
+                    part.meta["val"] = tuple(
+                        v if keep else None
+                        for v, keep in zip(value, part_mask))
+                if node in origins:
+                    origins[part] = origins[node]
+                parts.append(part)
+        for user in list(node.users):
+            user.replace_input_with(node, parts[0 if user.args[1] == 0
+                                                else 1])
+        graph.erase_node(node)

@@ -73,7 +73,7 @@ def plan_ops(module_text, func_name):
         raise ValueError("the plan has no function @%s" % func_name)
     indent = len(lines[start]) - len(lines[start].lstrip())
     body = indent + 2
-    ops, value_node, pending, host_results = [], {}, None, set()
+    ops, value_node, pending, host_results, swaps = [], {}, None, {}, {}
     for line in lines[start + 1:]:
         depth = len(line) - len(line.lstrip())
         if depth <= indent and line.strip():
@@ -105,7 +105,11 @@ def plan_ops(module_text, func_name):
             if node is not None and shape:
                 node = "%s#%s" % (node, shape.group(1))
         elif words[0] == "memsched.host_result":
-            host_results.add(result.group(1) if result else None)
+            # The copy out belongs to the result, not to the op that
+            # computed the value (a transpose view's source, say).
+            if result:
+                host_results[result.group(1)] = swaps.get(
+                    words[1].rstrip(",:"))
             continue
         elif words[0] == "memsched.host_argument":
             # An argument in host memory: named by its position.
@@ -114,10 +118,13 @@ def plan_ops(module_text, func_name):
             value_node[result.group(1)] = node
         if words[0] in ("return", "func.return"):
             # Results returned from host memory, by position.
-            names = operation.split(":")[0].split()[1:]
-            ops.extend(("host_result", "%%out%d" % i, False, None)
-                       for i, name in enumerate(names)
-                       if name.rstrip(",") in host_results)
+            names = [n.rstrip(",") for n in operation.split(":")[0].split()[1:]]
+            for i, name in enumerate(names):
+                if name in host_results:
+                    ops.append(("host_result", "%%out%d" % i, False, None))
+                    if host_results[name] is not None:
+                        ops[host_results[name]] = (
+                            "swap_out", "%%out%d" % i, False, None)
             continue
         if operation.startswith("memsched.") and kind == "op":
             continue  # waits and calling-convention copies compute nothing
@@ -128,6 +135,8 @@ def plan_ops(module_text, func_name):
         if outs and ins and outs.group(1) in \
                 [v.strip() for v in ins.group(1).split(",")]:
             into = value_node.get(outs.group(1))
+        if kind == "swap_out" and result:
+            swaps[result.group(1)] = len(ops)
         ops.append((kind, node, recompute, into))
     return ops
 
@@ -157,6 +166,16 @@ class Schedule:
                              if kind == "host_result" and name in nodes}
         on_device = set()
 
+        def compute(node):
+            # A view is taken again from its source's newest value right
+            # before each reader rather than held: a held view would keep
+            # an older value of its source (a parameter's first copy in,
+            # say) alive.
+            for source in _data_inputs(node):
+                if source in computed and _is_view(source.target):
+                    compute(source)
+            events.append(("compute", node))
+
         def demand(node):
             if node in self.host_arguments and node not in on_device:
                 on_device.add(node)
@@ -180,7 +199,7 @@ class Schedule:
                     stack.pop()
                     if current not in computed:
                         computed.add(current)
-                        events.append(("compute", current))
+                        compute(current)
                         take_items(current)
 
         def take_items(node, again=False):
@@ -215,19 +234,25 @@ class Schedule:
                 if node in computed:
                     for source in _data_inputs(node):
                         demand(source)
-                    events.append(("compute", node))
+                    compute(node)
                     take_items(node, again=True)
             elif kind == "swap_out":
-                demand(node)
-                events.append(("swap_out", node))
-                has_host.add(node)
+                # Not computed yet: the plan copies out a value that is
+                # not the node's result (an accumulator's initial value).
+                if node in computed:
+                    events.append(("swap_out", node))
+                    has_host.add(node)
             elif kind == "swap_in" and node in has_host:
                 events.append(("swap_in", node))
         for node in graph.nodes:
             if node.op == "call_function":
                 demand(node)
+        # A result returned from host memory whose copy out the plan makes
+        # from another value: copied out as soon as it is computed.
         for node in self.host_results - has_host:
-            events.append(("swap_out", node))
+            made = next(i for i, e in enumerate(events)
+                        if e == ("compute", node))
+            events.insert(made + 1, ("swap_out", node))
         self.events = self._prune(events)
         self._free_after = self._liveness(self.events)
         self._in_place = self._in_place_updates(into)
@@ -321,11 +346,14 @@ class Schedule:
 
     def counts(self):
         """Events by kind: ``{"compute": .., "recompute": .., "swap_out": ..,
-        "swap_in": ..}``."""
+        "swap_in": ..}`` (a view or tuple element taken again from its
+        source is not a recomputation and is not counted)."""
         counts = {"compute": 0, "recompute": 0, "swap_out": 0, "swap_in": 0}
         seen = set()
         for kind, node in self.events:
             if kind == "compute" and node in seen:
+                if _is_view(node.target) or node.target is operator.getitem:
+                    continue  # taken again, not computed again
                 kind = "recompute"
             seen.add(node)
             counts[kind] += 1
@@ -385,6 +413,41 @@ class Schedule:
                  else env[n]) if isinstance(n, torch.fx.Node) else n
                 for n in _flatten(self.output.args)]
 
+
+    def estimate_peak(self):
+        """The largest live device storage at op boundaries that ``run``
+        would measure (``OpBoundaryMeter``), from the graph's shapes
+        alone: device arguments, and each value's storage while any value
+        that shares it is live; an op written in place over a dying input
+        takes that input's storage."""
+        roots = self._alias_roots()
+        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
+        live = sum(_value_bytes(n) for n in placeholders
+                   if n not in self.host_arguments)
+        # The caller holds the device arguments throughout.
+        sharing = {n: 1 for n in placeholders if n not in self.host_arguments}
+        peak = live
+        for index, (kind, node) in enumerate(self.events):
+            if kind != "swap_out":
+                root = roots[node]
+                if sharing.get(root, 0) == 0 and root is node:
+                    live += _value_bytes(node)
+                sharing[root] = sharing.get(root, 0) + 1
+                update = self._in_place.get(index)
+                if update and sharing.get(roots[update[0]]) == 1:
+                    live -= _value_bytes(roots[update[0]])
+                    sharing[roots[update[0]]] = -1  # its storage is reused
+            peak = max(peak, live)
+            for where, dead in self._free_after[index]:
+                if where != "device":
+                    continue
+                root = roots[dead]
+                sharing[root] -= 1
+                if sharing[root] == 0:
+                    live -= _value_bytes(root)
+                elif sharing[root] < 0:
+                    sharing[root] = 0
+        return peak
 
     def _alias_roots(self):
         """The node whose storage each node's value lives in: views (an
@@ -456,6 +519,18 @@ def _resolve(name, nodes):
         if isinstance(value, torch.Tensor) and tuple(value.shape) == dims:
             return user.name
     return base
+
+
+def _value_bytes(node):
+    """Bytes of the tensors a node's value holds, from its metadata."""
+    value = node.meta.get("val")
+    if not isinstance(value, torch.Tensor):
+        # A tuple's metadata is on the elements taken from it.
+        items = {u.args[1]: u.meta.get("val") for u in node.users
+                 if u.target is operator.getitem}
+        value = list(items.values()) or value
+    return sum(v.numel() * v.element_size() for v in _flatten([value])
+               if isinstance(v, torch.Tensor))
 
 
 def _is_view(target):

@@ -566,11 +566,22 @@ class FittedStep:
         self.schedule = _fit.Schedule(
             graph, _fit.plan_ops(plan, capture.func_name))
         self.unplanned = _fit.Schedule(graph)
+        self._estimate = None
+        # The budget in bytes fit was asked for (None for "min").
+        self.budget_bytes = None
 
     @property
     def planned_bytes(self):
         """What memsched says the device must hold for this step."""
         return self.report["functions"][0]["planned_bytes"]
+
+    @property
+    def estimated_bytes(self):
+        """The largest live storage at op boundaries this step will have,
+        from the graph's shapes (``_fit.Schedule.estimate_peak``)."""
+        if self._estimate is None:
+            self._estimate = self.schedule.estimate_peak()
+        return self._estimate
 
     def arguments(self, inputs, target=None, seed=None):
         """The step's arguments as tensors, in the captured graph's order:
@@ -716,8 +727,11 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     bytes, ``"min"``) and returns a ``FittedStep``: ``loss, grads =
     fitted(inputs, target)`` runs the step in PyTorch as planned. The
     example ``inputs`` and ``target`` fix the shapes and dtypes every call
-    must have. A budget no plan meets raises ``memsched.MLIRError`` naming
-    the smallest reachable one; a model that cannot be captured raises
+    must have. The budget bounds the live storage at op boundaries that the
+    plan's ATen ops need (``FittedStep.estimated_bytes``): where it exceeds
+    memsched's own figure, memsched plans again under a tighter budget (at
+    most four times). A budget no plan meets raises ``memsched.MLIRError``
+    naming the smallest reachable one; a model that cannot be captured raises
     ``UnsupportedError``. ``offload`` (a subset of ``"params"``,
     ``"grads"``) keeps that resident state in host memory
     (``memsched-offload``): each parameter is copied to the device before
@@ -727,8 +741,42 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     if "optimizer" in offload:
         raise ValueError("fit plans no optimizer step: offload is a subset "
                          "of params, grads")
+    from . import MLIRError
     capture = capture_training_step(model, inputs, target, loss, dropout)
-    plan, report = optimize(lower_graph(capture), budget, device=device,
-                            allow_remat=allow_remat, allow_swap=allow_swap,
-                            timeline=False, offload=offload)
-    return FittedStep(model, capture, plan, report, target is not None)
+    text = lower_graph(capture)
+
+    def plan_at(plan_budget):
+        plan, report = optimize(text, plan_budget, device=device,
+                                allow_remat=allow_remat,
+                                allow_swap=allow_swap, timeline=False,
+                                offload=offload)
+        return FittedStep(model, capture, plan, report, target is not None)
+
+    fitted = plan_at(budget)
+    # memsched plans its own ops; an ATen kernel may hold an operand those
+    # do not (a convolution's weight gradient reads the weight). Where the
+    # ATen-level estimate exceeds the budget, plan again under a budget
+    # tightened by the excess.
+    limit = fitted.report["functions"][0].get("fit", {}).get("budget_bytes")
+    if budget == "min" or not limit:
+        return fitted
+    fitted.budget_bytes = limit
+    best = candidate = fitted
+    plan_budget = limit
+    for _ in range(4):
+        if best.estimated_bytes <= limit:
+            return best
+        plan_budget -= max(1, candidate.estimated_bytes - limit)
+        try:
+            candidate = plan_at(plan_budget)
+        except MLIRError:
+            break
+        candidate.budget_bytes = limit
+        if candidate.estimated_bytes < best.estimated_bytes:
+            best = candidate
+    if best.estimated_bytes <= limit:
+        return best
+    raise MLIRError(
+        "fit: no plan keeps the ATen ops within the budget of %d B; the "
+        "smallest found holds %d B at op boundaries (memsched's own figure "
+        "for it: %d B)" % (limit, best.estimated_bytes, best.planned_bytes))

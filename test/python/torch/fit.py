@@ -68,7 +68,10 @@ for budget in ["0.8x", "min"]:
           "eager %s, boundary within %s, below unplanned %s" % (
               budget, counts["recompute"] + counts["swap_out"] > 0,
               identical, matches,
-              figures["fitted_boundary_bytes"] <= 1.05 * planned,
+              figures["fitted_boundary_bytes"] <= 1.05 * planned and
+              fitted.estimated_bytes >= figures["fitted_boundary_bytes"] and
+              (fitted.budget_bytes is None or
+               fitted.estimated_bytes <= fitted.budget_bytes),
               figures["fitted_boundary_bytes"] <
               figures["unplanned_boundary_bytes"] and
               figures["fitted_peak_bytes"] < figures["unplanned_peak_bytes"]))

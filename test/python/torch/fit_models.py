@@ -1,0 +1,38 @@
+# RUN: %PYTHON %s | FileCheck %s
+# Tests memsched.torch.fit on zoo families (small configurations) at
+# several budgets, with and without parameters and gradients in host
+# memory: the fitted step's loss and gradients are bit-identical to the
+# captured order run the same way, the live storage measured at op
+# boundaries is within the budget (at "min": within 5% of memsched's
+# planned bytes), and fit's estimate from shapes is never below it.
+
+import torch
+
+import memsched.torch as mt
+from memsched.torch_models import zoo
+
+CASES = [("resnet18", "min", ()), ("resnet18", "0.5x", ("params", "grads")),
+         ("gpt", "0.9x", ()), ("gpt", "0.3x", ("params", "grads")),
+         ("lstm", "min", ()), ("lstm", "0.6x", ("params", "grads"))]
+
+for name, budget, offload in CASES:
+    (model, inputs, target), = zoo("small", [name]).values()
+    fitted = mt.fit(model, inputs, target, budget=budget, offload=offload)
+    loss, grads = fitted(inputs, target, seed=0)
+    again, expected = fitted.run_unplanned(inputs, target, seed=0)
+    identical = torch.equal(loss, again) and all(
+        torch.equal(a, b) for a, b in zip(grads, expected))
+    figures = fitted.measure(inputs, target, seed=0)
+    measured = figures["fitted_boundary_bytes"]
+    bound = fitted.budget_bytes or 1.05 * figures["planned_bytes"]
+    print("%s %s %s: bit-identical %s, within %s, estimate covers %s, "
+          "below unplanned %s" % (
+              name, budget, "+".join(offload) or "resident", identical,
+              measured <= bound, fitted.estimated_bytes >= measured,
+              measured < figures["unplanned_boundary_bytes"]))
+# CHECK: resnet18 min resident: bit-identical True, within True, estimate covers True, below unplanned True
+# CHECK: resnet18 0.5x params+grads: bit-identical True, within True, estimate covers True, below unplanned True
+# CHECK: gpt 0.9x resident: bit-identical True, within True, estimate covers True, below unplanned True
+# CHECK: gpt 0.3x params+grads: bit-identical True, within True, estimate covers True, below unplanned True
+# CHECK: lstm min resident: bit-identical True, within True, estimate covers True, below unplanned True
+# CHECK: lstm 0.6x params+grads: bit-identical True, within True, estimate covers True, below unplanned True
