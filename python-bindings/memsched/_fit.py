@@ -29,6 +29,8 @@ import time
 
 import torch
 
+from ._aten_lowering import _DTYPES
+
 _LOC_ALIAS = re.compile(r'^#(loc\d*) = loc\((.*)\)\s*$')
 _LOC_USE = re.compile(r'loc\((#loc\d*|"[^"]*"(?:\([^)]*\))?)\)\s*$')
 _RESULTS = re.compile(r'^(%[\w$.-]+)(?::\d+)? = ')
@@ -49,6 +51,12 @@ def _node_name(location, aliases):
     if not match or ":" not in match.group(1):
         return None
     return match.group(1).rsplit(":", 1)[1]
+
+
+def _value(name):
+    """The SSA name an operand refers to: ``%7#1`` (result 1 of ``%7:2``)
+    is ``%7``."""
+    return re.sub(r'#\d+$', '', name.rstrip(",:"))
 
 
 def plan_ops(module_text, func_name):
@@ -99,7 +107,7 @@ def plan_ops(module_text, func_name):
         words = operation.split()
         if words[0] in ("memsched.swap_out", "memsched.swap_in"):
             kind = words[0].split(".")[1]
-            node = value_node.get(words[1].rstrip(",:"))
+            node = value_node.get(_value(words[1]))
             # Which of a multi-result node's values: by its type.
             shape = _SHAPE.search(operation)
             if node is not None and shape:
@@ -108,8 +116,7 @@ def plan_ops(module_text, func_name):
             # The copy out belongs to the result, not to the op that
             # computed the value (a transpose view's source, say).
             if result:
-                host_results[result.group(1)] = swaps.get(
-                    words[1].rstrip(",:"))
+                host_results[result.group(1)] = swaps.get(_value(words[1]))
             continue
         elif words[0] == "memsched.host_argument":
             # An argument in host memory: named by its position.
@@ -134,7 +141,7 @@ def plan_ops(module_text, func_name):
         outs, ins = _OUTS.search(head), _INS.search(head)
         if outs and ins and outs.group(1) in \
                 [v.strip() for v in ins.group(1).split(",")]:
-            into = value_node.get(outs.group(1))
+            into = value_node.get(_value(outs.group(1)))
         if kind == "swap_out" and result:
             swaps[result.group(1)] = len(ops)
         ops.append((kind, node, recompute, into))
@@ -510,13 +517,14 @@ def _resolve(name, nodes):
     node = nodes.get(base)
     if node is None:
         return base
-    dims = tuple(int(d) for d in type_text.split("x")[:-1] if d.isdigit())
+    parts = type_text.split("x")
+    dims = tuple(int(d) for d in parts[:-1] if d.isdigit())
     items = [u for u in node.users if u.target is operator.getitem]
-    if not items:
-        return base
     for user in items:
         value = user.meta.get("val")
-        if isinstance(value, torch.Tensor) and tuple(value.shape) == dims:
+        if isinstance(value, torch.Tensor) and \
+                tuple(value.shape) == dims and \
+                _DTYPES.get(value.dtype) == parts[-1]:
             return user.name
     return base
 

@@ -728,9 +728,9 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     fitted(inputs, target)`` runs the step in PyTorch as planned. The
     example ``inputs`` and ``target`` fix the shapes and dtypes every call
     must have. The budget bounds the live storage at op boundaries that the
-    plan's ATen ops need (``FittedStep.estimated_bytes``): where it exceeds
-    memsched's own figure, memsched plans again under a tighter budget (at
-    most four times). A budget no plan meets raises ``memsched.MLIRError``
+    plan's ATen ops need (``FittedStep.estimated_bytes``): where that
+    exceeds the budget, memsched plans again under a budget tightened by the
+    excess (three times), then at its smallest. A budget no plan meets raises ``memsched.MLIRError``
     naming the smallest reachable one; a model that cannot be captured raises
     ``UnsupportedError``. ``offload`` (a subset of ``"params"``,
     ``"grads"``) keeps that resident state in host memory
@@ -763,14 +763,18 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     fitted.budget_bytes = limit
     best = candidate = fitted
     plan_budget = limit
-    for _ in range(4):
+    for attempt in range(4):
         if best.estimated_bytes <= limit:
             return best
+        # Three times tighter by the excess, then the smallest plan.
         plan_budget -= max(1, candidate.estimated_bytes - limit)
         try:
-            candidate = plan_at(plan_budget)
+            candidate = plan_at(plan_budget if attempt < 3 else "min")
         except MLIRError:
-            break
+            try:
+                candidate = plan_at("min")
+            except MLIRError:
+                break
         candidate.budget_bytes = limit
         if candidate.estimated_bytes < best.estimated_bytes:
             best = candidate
