@@ -574,6 +574,18 @@ def _reassociation(src, dst):
 _HANDLERS = {}
 
 
+# ATen ops that are pointwise: each result element depends on the operand
+# elements at its own index alone (lowered to one elementwise linalg op), so
+# their out= form may write over an operand of the result's shape
+# (memsched.torch.fit applies memsched's in-place decisions with it).
+POINTWISE = set()
+
+
+def _pointwise(*ops):
+    POINTWISE.update(ops)
+    return _handles(*ops)
+
+
 def _handles(*ops):
     def register(function):
         for op in ops:
@@ -693,7 +705,7 @@ _UNARY = {
                                     t)),
 }
 for _ops, _compute in _UNARY.items():
-    _handles(*_ops)(_unary(_compute))
+    _pointwise(*_ops)(_unary(_compute))
 
 
 def _binary(float_op, int_op):
@@ -711,16 +723,16 @@ def _binary(float_op, int_op):
     return handler
 
 
-_handles(aten.add)(_binary("arith.addf", "arith.addi"))
-_handles(aten.sub)(_binary("arith.subf", "arith.subi"))
-_handles(aten.mul)(_binary("arith.mulf", "arith.muli"))
-_handles(aten.maximum)(_binary("arith.maximumf", "arith.maxsi"))
-_handles(aten.minimum)(_binary("arith.minimumf", "arith.minsi"))
-_handles(aten.bitwise_or, aten.logical_or)(_binary(None, "arith.ori"))
-_handles(aten.bitwise_and, aten.logical_and)(_binary(None, "arith.andi"))
+_pointwise(aten.add)(_binary("arith.addf", "arith.addi"))
+_pointwise(aten.sub)(_binary("arith.subf", "arith.subi"))
+_pointwise(aten.mul)(_binary("arith.mulf", "arith.muli"))
+_pointwise(aten.maximum)(_binary("arith.maximumf", "arith.maxsi"))
+_pointwise(aten.minimum)(_binary("arith.minimumf", "arith.minsi"))
+_pointwise(aten.bitwise_or, aten.logical_or)(_binary(None, "arith.ori"))
+_pointwise(aten.bitwise_and, aten.logical_and)(_binary(None, "arith.andi"))
 
 
-@_handles(aten.div)
+@_pointwise(aten.div)
 def _div(low, a, b, rounding_mode=None):
     shape, dtype = _out(low)
 
@@ -755,10 +767,10 @@ def _comparison(predicate):
 
 
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
-    _handles(getattr(aten, _name))(_comparison(_name))
+    _pointwise(getattr(aten, _name))(_comparison(_name))
 
 
-@_handles(aten.where)
+@_pointwise(aten.where)
 def _where(low, condition, a, b):
     shape, dtype = _out(low)
     # The condition stays i1; the branches convert to the result type.
@@ -768,7 +780,7 @@ def _where(low, condition, a, b):
                            operand_dtype=["i1", dtype, dtype])
 
 
-@_handles(aten.masked_fill)
+@_pointwise(aten.masked_fill)
 def _masked_fill(low, x, mask, value):
     return _where(low, mask, value, x)
 

@@ -29,7 +29,7 @@ import time
 
 import torch
 
-from ._aten_lowering import _DTYPES
+from ._aten_lowering import _DTYPES, POINTWISE
 
 _LOC_ALIAS = re.compile(r'^#(loc\d*) = loc\((.*)\)\s*$')
 _LOC_USE = re.compile(r'loc\((#loc\d*|"[^"]*"(?:\([^)]*\))?)\)\s*$')
@@ -380,39 +380,34 @@ class Schedule:
         host = {n: copies.host_argument(a) for n, a in
                 zip(placeholders, arguments) if n in self.host_arguments}
         load = env.__getitem__
-        # Values that share a storage (views, a tuple's elements), by the
-        # node that created it: an op writes into an input only where no
-        # other live value sees that storage.
-        roots = self._alias_roots()
-        sharing = {}
+        storages = self._storages(placeholders)
         for index, (kind, node) in enumerate(self.events):
             if kind == "compute":
                 args = _load_arguments(node, load, device)
                 kwargs = torch.fx.node.map_arg(node.kwargs, load)
                 copies.wait_for(_flatten([args, list(kwargs.values())]))
-                update = self._in_place.get(index)
-                target = update and env.get(update[0])
-                if update and _writable(target, node) and \
-                        sharing.get(roots[update[0]]) == 1:
+                into = self._into(index, node, storages,
+                                  lambda source: env.get(source))
+                if into is not None:
+                    update = self._in_place[index]
                     kwargs = dict(kwargs)
-                    kwargs[update[2]] = target
+                    kwargs[update[2]] = env[into]
                     env[node] = update[1](*args, **kwargs)
                 else:
                     env[node] = node.target(*args, **kwargs)
+                storages.made(node, into)
             elif kind == "swap_out":
                 copies.wait_for([env[node]])
                 host[node] = copies.to_host(env[node])
             else:
                 env[node] = copies.to_device(host[node])
-            if kind != "swap_out":
-                root = roots[node]
-                sharing[root] = sharing.get(root, 0) + 1
+                storages.fresh(node)
             if meter is not None:
                 meter(env)
             for where, dead in self._free_after[index]:
                 if where == "device":
                     copies.release(env.pop(dead))
-                    sharing[roots[dead]] -= 1
+                    storages.drop(dead)
                 else:
                     host.pop(dead)
         copies.finish()
@@ -420,41 +415,44 @@ class Schedule:
                  else env[n]) if isinstance(n, torch.fx.Node) else n
                 for n in _flatten(self.output.args)]
 
-
     def estimate_peak(self):
         """The largest live device storage at op boundaries that ``run``
         would measure (``OpBoundaryMeter``), from the graph's shapes
-        alone: device arguments, and each value's storage while any value
-        that shares it is live; an op written in place over a dying input
-        takes that input's storage."""
-        roots = self._alias_roots()
+        alone: the same events, views and in-place writes, each storage
+        counted while any live value holds it."""
         placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
-        live = sum(_value_bytes(n) for n in placeholders
-                   if n not in self.host_arguments)
-        # The caller holds the device arguments throughout.
-        sharing = {n: 1 for n in placeholders if n not in self.host_arguments}
-        peak = live
+        storages = self._storages(placeholders)
+        peak = storages.live
         for index, (kind, node) in enumerate(self.events):
-            if kind != "swap_out":
-                root = roots[node]
-                if sharing.get(root, 0) == 0 and root is node:
-                    live += _value_bytes(node)
-                sharing[root] = sharing.get(root, 0) + 1
-                update = self._in_place.get(index)
-                if update and sharing.get(roots[update[0]]) == 1:
-                    live -= _value_bytes(roots[update[0]])
-                    sharing[roots[update[0]]] = -1  # its storage is reused
-            peak = max(peak, live)
+            if kind == "compute":
+                storages.made(node, self._into(
+                    index, node, storages,
+                    lambda source: source.meta.get("val")))
+            elif kind == "swap_in":
+                storages.fresh(node)
+            peak = max(peak, storages.live)
             for where, dead in self._free_after[index]:
-                if where != "device":
-                    continue
-                root = roots[dead]
-                sharing[root] -= 1
-                if sharing[root] == 0:
-                    live -= _value_bytes(root)
-                elif sharing[root] < 0:
-                    sharing[root] = 0
+                if where == "device":
+                    storages.drop(dead)
         return peak
+
+    def _storages(self, placeholders):
+        storages = _Storages(self._alias_roots())
+        for node in placeholders:
+            if node not in self.host_arguments:
+                storages.fresh(node)
+                storages.hold(node)  # the caller holds it throughout
+        return storages
+
+    def _into(self, index, node, storages, value_of):
+        """The input whose storage event ``index`` writes its result into,
+        or None: the plan says so, no other live value holds that storage
+        and the result's layout is that input's."""
+        update = self._in_place.get(index)
+        if update is None or not storages.exclusive(update[0]) or \
+                not _writable(value_of(update[0]), node):
+            return None
+        return update[0]
 
     def _alias_roots(self):
         """The node whose storage each node's value lives in: views (an
@@ -552,13 +550,16 @@ _OUT_OVERLOADS = {}
 
 
 def _out_overload(target):
-    """``(overload, argument name)`` of the out= form of an ATen op whose
-    other arguments are the op's own (``aten.mul.Tensor`` ->
+    """``(overload, argument name)`` of the out= form of a pointwise ATen
+    op (``_aten_lowering.POINTWISE``) whose other arguments are the op's own (``aten.mul.Tensor`` ->
     ``aten.mul.out``, ``aten.where.self`` -> ``aten.where.self_out``), or
     None."""
     if target in _OUT_OVERLOADS:
         return _OUT_OVERLOADS[target]
     found = None
+    if getattr(target, "overloadpacket", None) not in POINTWISE:
+        _OUT_OVERLOADS[target] = None  # out= over an input: pointwise only
+        return None
     schema = getattr(target, "_schema", None)
     packet = getattr(target, "overloadpacket", None)
     if schema is not None and packet is not None and \
@@ -581,14 +582,56 @@ def _out_overload(target):
 
 
 def _writable(tensor, node):
-    """Whether ``node``'s result may be written over ``tensor``: same shape
-    and dtype, dense, not a view."""
+    """Whether ``node``'s result may be written over ``tensor``: same shape,
+    dtype and strides as the result would have (a layout the op would not
+    choose changes the order later reductions add in), dense."""
     value = node.meta.get("val")
     return isinstance(tensor, torch.Tensor) and \
         isinstance(value, torch.Tensor) and tensor.is_contiguous() and \
         tuple(tensor.shape) == tuple(value.shape) and \
-        tensor.dtype == value.dtype and tensor.storage_offset() == 0 and \
-        tensor.storage().nbytes() == tensor.numel() * tensor.element_size()
+        tensor.stride() == value.stride() and \
+        tensor.dtype == value.dtype and tensor.storage_offset() == 0
+
+
+class _Storages:
+    """Which storage each live value holds and how many hold each: a
+    computed value has one of its own (or, written in place, its input's);
+    a view or a tuple's element holds its source's; a copy back from host
+    memory has one of its own. ``live``: the bytes of the storages held."""
+
+    def __init__(self, roots):
+        self.roots = roots
+        self.of, self.size, self.refs = {}, {}, {}
+        self.live = 0
+
+    def fresh(self, node):
+        storage = len(self.size)
+        self.size[storage] = _value_bytes(node)
+        self.refs[storage] = 1
+        self.of[node] = storage
+        self.live += self.size[storage]
+
+    def hold(self, node):
+        self.refs[self.of[node]] += 1
+
+    def made(self, node, into=None):
+        if self.roots[node] is not node and node.args[0] in self.of:
+            self.of[node] = self.of[node.args[0]]
+            self.hold(node)
+        elif into is not None:
+            self.of[node] = self.of[into]
+            self.hold(node)
+        else:
+            self.fresh(node)
+
+    def exclusive(self, node):
+        return node in self.of and self.refs[self.of[node]] == 1
+
+    def drop(self, node):
+        storage = self.of.pop(node)
+        self.refs[storage] -= 1
+        if self.refs[storage] == 0:
+            self.live -= self.size[storage]
 
 
 class _Copies:
