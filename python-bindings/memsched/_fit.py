@@ -638,9 +638,9 @@ class _Copies:
     """Copies between device and host memory. On a GPU: pinned host
     tensors, copies on a side stream that the compute stream waits for
     only where a copied-back value is first read, device tensors released
-    to the allocator only after their copy ends. On CPU the host copy is a numpy
-    array, outside PyTorch's allocator, so that a measured peak counts the
-    device side alone."""
+    to the allocator only after their copy ends. On CPU the host copy is a
+    numpy array, outside PyTorch's allocator, so that a measured peak
+    counts the device side alone."""
 
     def __init__(self, device):
         self.cuda = device.type == "cuda"
@@ -706,6 +706,8 @@ class _Copies:
     def finish(self):
         if self.cuda:
             torch.cuda.current_stream().wait_stream(self.stream)
+            # Results returned in host memory are read by the caller's CPU.
+            self.stream.synchronize()
             self.pending.clear()
 
 
