@@ -3,6 +3,7 @@
     PYTHONPATH=build/python_packages python3 bench/fit_models.py \
         [--models resnet18,vgg11,mobilenet_v2] [--size anchor] \
         [--budgets 0.5x,0.3x] [--offload none,params+grads] [--json out.json]
+        [--device cuda]
 
 For each zoo model (``memsched.torch_models.zoo``; ``anchor``: batch 8,
 224x224 images), budget and offload choice (``none``, or resident state in
@@ -21,7 +22,9 @@ on this machine's CPU:
   and the modelled time of the plan over the unplanned step's.
 
 A budget no plan meets gives the smallest reachable footprint (the row is
-then run at ``min``).
+then run at ``min``). ``--device cuda`` runs the model on a GPU (peaks from
+``torch.cuda.max_memory_allocated``; rows without offload only, since an
+offloaded step takes the parameters in host memory).
 """
 
 import argparse
@@ -77,6 +80,7 @@ def main():
     parser.add_argument("--offload", default="none,params+grads")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--json")
+    parser.add_argument("--device", default="cpu")
     args = parser.parse_args()
     rows = []
     header = ("| model | offload | budget | planned MiB | boundary MiB (/planned) | "
@@ -86,8 +90,14 @@ def main():
     print("|" + "---|" * 13)
     for name in args.models.split(","):
         (model, inputs, target), = zoo(args.size, [name]).values()
+        offloads = args.offload.split(",")
+        if args.device != "cpu":
+            model = model.to(args.device)
+            inputs = inputs.to(args.device)
+            target = target.to(args.device)
+            offloads = [o for o in offloads if o == "none"]
         at_min = {}
-        for offload in args.offload.split(","):
+        for offload in offloads:
             for budget in args.budgets.split(","):
                 chosen = () if offload == "none" else tuple(offload.split("+"))
                 row = measure(name, model, inputs, target, budget, chosen,
