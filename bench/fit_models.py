@@ -59,6 +59,8 @@ def measure(name, model, inputs, target, budget, offload, repeat, at_min):
         fitted = mt.fit(model, inputs, target, budget="min",
                         offload=offload)
     row["plan_s"] = time.time() - start
+    row["budget_bytes"] = fitted.budget_bytes
+    row["estimated_bytes"] = fitted.estimated_bytes
     function = fitted.report["functions"][0]
     row["chosen"] = function["fit"]["chosen"]
     row["modelled_slowdown"] = function["fit"]["time_after_s"] / \
