@@ -160,7 +160,7 @@ class Schedule:
         nodes.update(("%%arg%d" % i, n) for i, n in enumerate(placeholders))
         self.output = next(n for n in graph.nodes if n.op == "output")
         nodes.update(("%%out%d" % i, n) for i, n in
-                     enumerate(_flatten(self.output.args))
+                     enumerate(flatten(self.output.args))
                      if isinstance(n, torch.fx.Node))
         ops = None if ops is None else [
             (kind, _resolve(name, nodes), recompute, into)
@@ -385,7 +385,7 @@ class Schedule:
             if kind == "compute":
                 args = _load_arguments(node, load, device)
                 kwargs = torch.fx.node.map_arg(node.kwargs, load)
-                copies.wait_for(_flatten([args, list(kwargs.values())]))
+                copies.wait_for(flatten([args, list(kwargs.values())]))
                 into = self._into(index, node, storages,
                                   lambda source: env.get(source))
                 if into is not None:
@@ -413,7 +413,7 @@ class Schedule:
         copies.finish()
         return [(copies.host_value(host[n]) if n in self.host_results
                  else env[n]) if isinstance(n, torch.fx.Node) else n
-                for n in _flatten(self.output.args)]
+                for n in flatten(self.output.args)]
 
     def estimate_peak(self):
         """The largest live device storage at op boundaries that ``run``
@@ -535,7 +535,7 @@ def _value_bytes(node):
         items = {u.args[1]: u.meta.get("val") for u in node.users
                  if u.target is operator.getitem}
         value = list(items.values()) or value
-    return sum(v.numel() * v.element_size() for v in _flatten([value])
+    return sum(v.numel() * v.element_size() for v in flatten([value])
                if isinstance(v, torch.Tensor))
 
 
@@ -719,10 +719,11 @@ class _HostCopy:
         self.tensor = tensor
 
 
-def _flatten(value):
+def flatten(value):
+    """The leaves of nested lists and tuples, in order."""
     if isinstance(value, (list, tuple)):
         for item in value:
-            yield from _flatten(item)
+            yield from flatten(item)
     else:
         yield value
 
@@ -731,7 +732,7 @@ def storage_bytes(values):
     """Bytes of the distinct storages that ``values`` (tensors, tuples of
     tensors) hold."""
     seen, total = set(), 0
-    for value in _flatten(list(values)):
+    for value in flatten(list(values)):
         if isinstance(value, torch.Tensor):
             storage = value.storage()
             key = (storage.data_ptr(), value.device)

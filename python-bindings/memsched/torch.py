@@ -36,6 +36,7 @@ import torch
 from torch.nn.utils.stateless import functional_call
 
 from . import _capture, _fit
+from ._fit import flatten as _flatten
 from ._aten_lowering import Lowering, Tensor, UnsupportedError, mlir_dtype
 from ._aten_lowering import _tensor_type
 
@@ -356,14 +357,6 @@ def _is_batchnorm_statistic(model, name):
     module = model.get_submodule(module_name) if module_name else model
     return isinstance(module, torch.nn.modules.batchnorm._BatchNorm) and \
         attr in ("running_mean", "running_var", "num_batches_tracked")
-
-
-def _flatten(value):
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _flatten(item)
-    else:
-        yield value
 
 
 def lower_graph(capture):
