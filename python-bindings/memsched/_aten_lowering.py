@@ -198,9 +198,12 @@ def _broadcast_shape(shapes):
 class Lowering:
     """Emits the body of one func.func from an FX graph."""
 
-    def __init__(self, graph_module, location):
+    def __init__(self, graph_module, location, aten_operands=False):
         self.graph_module = graph_module
         self.location = location
+        # Model the operands an ATen kernel holds that the lowering does
+        # not read (_ATEN_HOLDS): for plans run back in PyTorch.
+        self.aten_operands = aten_operands
         self.lines = []
         self.counter = 0
         self.env = {}
@@ -515,7 +518,26 @@ class Lowering:
             raise UnsupportedError("unsupported operation %s" % target)
         args = [self.value(a) for a in node.args]
         kwargs = {k: self.value(v) for k, v in node.kwargs.items()}
-        self.env[node] = handler(self, *args, **kwargs)
+        results = handler(self, *args, **kwargs)
+        held = _ATEN_HOLDS.get(target)
+        if self.aten_operands and held:
+            operands = [args[i] for i in held(*node.args)
+                        if hasattr(args[i], "name")]
+            results = [self.holding(r, operands) if hasattr(r, "name") else r
+                       for r in results] if isinstance(results, list) \
+                else self.holding(results, operands)
+        self.env[node] = results
+
+    def holding(self, result, operands):
+        """``result`` again, through an op that also reads ``operands``: an
+        ATen kernel that holds them until its result is made is modelled
+        as holding them (``aten_operands``)."""
+        rank = len(result.shape)
+        exprs = ["d%d" % i for i in range(rank)]
+        return self.generic(
+            result.shape, result.dtype, [result] + operands,
+            [exprs] + [["0"] * len(o.shape) for o in operands],
+            ["parallel"] * rank, Body(self), lambda b, a: a[0])
 
     def lower_constant(self, value):
         if not isinstance(value, torch.Tensor):
@@ -1642,6 +1664,16 @@ def _correlate(low, shape, a, b, a_exprs, b_exprs):
         lambda body, v: body.emit("arith.addf %s, %s : %s" % (v[2], body.emit(
             "arith.mulf %s, %s : %s" % (v[0], v[1], dtype)), dtype)),
         init=low.filled(shape, dtype, 0.0))
+
+
+# ATen ops whose kernels hold operands that their lowering does not read,
+# by argument index, from the op's arguments: a convolution's input
+# gradient holds the forward input, its weight gradient the weight.
+_ATEN_HOLDS = {
+    aten.convolution_backward.default:
+        lambda *args: ([1] if args[10][0] else []) +
+        ([2] if args[10][1] else []),
+}
 
 
 @_handles(aten.convolution_backward)

@@ -359,10 +359,13 @@ def _is_batchnorm_statistic(model, name):
         attr in ("running_mean", "running_var", "num_batches_tracked")
 
 
-def lower_graph(capture):
-    """Lowers a ``Capture`` to MLIR text."""
+def lower_graph(capture, aten_operands=False):
+    """Lowers a ``Capture`` to MLIR text. ``aten_operands``: model the
+    operands an ATen kernel holds that the lowering itself does not read
+    (a convolution backward's forward input and weight), so that a plan
+    run as ATen ops (``fit``) holds what memsched counted."""
     graph = capture.graph_module.graph
-    low = Lowering(capture.graph_module, capture.location)
+    low = Lowering(capture.graph_module, capture.location, aten_operands)
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     arguments = []
     if len(placeholders) != len(capture.arg_names):
@@ -734,9 +737,17 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     if "optimizer" in offload:
         raise ValueError("fit plans no optimizer step: offload is a subset "
                          "of params, grads")
-    from . import MLIRError
+    from . import MLIRError, analyze, budgets
     capture = capture_training_step(model, inputs, target, loss, dropout)
-    text = lower_graph(capture)
+    text = lower_graph(capture, aten_operands=True)
+    budget = budgets.normalize(budget)
+    if budget and budget.endswith("x"):
+        # A fraction of the exported step's planned bytes, as
+        # memsched.optimize takes it (the operands modelled for ATen above
+        # are not part of that step).
+        unplanned = analyze(lower_graph(capture), timeline=False)
+        budget = "%dB" % int(float(budget[:-1]) *
+                             unplanned["functions"][0]["planned_bytes"])
 
     def plan_at(plan_budget):
         plan, report = optimize(text, plan_budget, device=device,
