@@ -726,64 +726,81 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     must have. The budget bounds the live storage at op boundaries that the
     plan's ATen ops need (``FittedStep.estimated_bytes``): where that
     exceeds the budget, memsched plans again under a budget tightened by the
-    excess (three times), then at its smallest. A budget no plan meets raises ``memsched.MLIRError``
-    naming the smallest reachable one; a model that cannot be captured raises
-    ``UnsupportedError``. ``offload`` (a subset of ``"params"``,
+    excess, then at its smallest, then both with the operands ATen kernels
+    hold modelled (``lower_graph(aten_operands=True)``); ``"min"`` takes the
+    smaller of the two smallest plans. A budget no plan meets raises
+    ``memsched.MLIRError`` naming the smallest reachable one; a model that
+    cannot be captured raises ``UnsupportedError``. ``offload`` (a subset of ``"params"``,
     ``"grads"``) keeps that resident state in host memory
     (``memsched-offload``): each parameter is copied to the device before
     its uses, each gradient returned as a CPU tensor; on a GPU the model's
     parameters must then be on the CPU and the inputs on the GPU."""
-    from . import optimize
+    from . import MLIRError, analyze, budgets, optimize
     if "optimizer" in offload:
         raise ValueError("fit plans no optimizer step: offload is a subset "
                          "of params, grads")
-    from . import MLIRError, analyze, budgets
     capture = capture_training_step(model, inputs, target, loss, dropout)
-    text = lower_graph(capture, aten_operands=True)
+    plain = lower_graph(capture)
     budget = budgets.normalize(budget)
     if budget and budget.endswith("x"):
         # A fraction of the exported step's planned bytes, as
-        # memsched.optimize takes it (the operands modelled for ATen above
-        # are not part of that step).
-        unplanned = analyze(lower_graph(capture), timeline=False)
+        # memsched.optimize takes it.
+        unplanned = analyze(plain, timeline=False)
         budget = "%dB" % int(float(budget[:-1]) *
                              unplanned["functions"][0]["planned_bytes"])
 
-    def plan_at(plan_budget):
+    def plan_at(text, plan_budget):
         plan, report = optimize(text, plan_budget, device=device,
                                 allow_remat=allow_remat,
                                 allow_swap=allow_swap, timeline=False,
                                 offload=offload)
-        return FittedStep(model, capture, plan, report, target is not None)
-
-    fitted = plan_at(budget)
-    # memsched plans its own ops; an ATen kernel may hold an operand those
-    # do not (a convolution's weight gradient reads the weight). Where the
-    # ATen-level estimate exceeds the budget, plan again under a budget
-    # tightened by the excess.
-    limit = fitted.report["functions"][0].get("fit", {}).get("budget_bytes")
-    if budget == "min" or not limit:
+        fitted = FittedStep(model, capture, plan, report, target is not None)
+        fitted.budget_bytes = limit  # None until known, and for "min"
         return fitted
-    fitted.budget_bytes = limit
-    best = candidate = fitted
-    plan_budget = limit
-    for attempt in range(4):
+
+    # memsched plans its own ops; an ATen kernel may hold an operand those
+    # do not (a convolution's weight gradient holds the weight). The plain
+    # step first; where the estimate of what its ATen ops hold exceeds the
+    # budget, plans again under a budget tightened by the excess, then the
+    # smallest plan; then the same with the step lowered with those
+    # operands modelled (aten_operands).
+    limit = None
+    if budget == "min":
+        candidates = [plan_at(plain, "min"), plan_at(
+            lower_graph(capture, aten_operands=True), "min")]
+        return min(candidates, key=lambda f: f.estimated_bytes)
+    first = plan_at(plain, budget)
+    limit = first.report["functions"][0].get("fit", {}).get("budget_bytes")
+    if not limit:
+        return first
+    first.budget_bytes = limit
+
+    def attempt(text, plan_budget):
+        try:
+            return plan_at(text, plan_budget)
+        except MLIRError:
+            return None
+
+    best = first
+    for text in (plain, None):
+        text = text or lower_graph(capture, aten_operands=True)
+        candidate = first if text is plain else attempt(text, limit)
+        for plan_budget in ("tighter", "min"):
+            if candidate is not None and \
+                    candidate.estimated_bytes < best.estimated_bytes:
+                best = candidate
+            if best.estimated_bytes <= limit:
+                return best
+            if plan_budget == "tighter":
+                if candidate is None:
+                    continue
+                plan_budget = limit - max(1, candidate.estimated_bytes - limit)
+            candidate = attempt(text, plan_budget)
+        if candidate is not None and \
+                candidate.estimated_bytes < best.estimated_bytes:
+            best = candidate
         if best.estimated_bytes <= limit:
             return best
-        # Three times tighter by the excess, then the smallest plan.
-        plan_budget -= max(1, candidate.estimated_bytes - limit)
-        try:
-            candidate = plan_at(plan_budget if attempt < 3 else "min")
-        except MLIRError:
-            try:
-                candidate = plan_at("min")
-            except MLIRError:
-                break
-        candidate.budget_bytes = limit
-        if candidate.estimated_bytes < best.estimated_bytes:
-            best = candidate
-    if best.estimated_bytes <= limit:
-        return best
     raise MLIRError(
         "fit: no plan keeps the ATen ops within the budget of %d B; the "
         "smallest found holds %d B at op boundaries (memsched's own figure "
