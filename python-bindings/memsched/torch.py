@@ -28,6 +28,10 @@ gradients); random ops (dropout, stochastic depth) become the trailing
 dropout modules in eval mode instead and ``dropout="error"`` refuses random
 ops. Anything that cannot be lowered raises ``UnsupportedError`` naming the
 op, the module it comes from and the FX node.
+
+``fit(model, inputs, target, budget="0.5x")`` goes the other way: it plans
+the step with memsched and returns a ``FittedStep`` that runs the captured
+ATen ops in PyTorch as planned (``_fit``).
 """
 
 import contextlib
