@@ -36,7 +36,7 @@ _LOC_USE = re.compile(r'loc\((#loc\d*|"[^"]*"(?:\([^)]*\))?)\)\s*$')
 _RESULTS = re.compile(r'^(%[\w$.-]+)(?::\d+)? = ')
 _INS = re.compile(r' ins\(([^:)]*)[:)]')
 _OUTS = re.compile(r' outs\((%[\w$.-]+)')
-_SHAPE = re.compile(r': tensor<([^>]*)>')
+_SHAPE = re.compile(r'tensor<([^<>]*)>')
 
 
 def _node_name(location, aliases):
@@ -103,11 +103,11 @@ def plan_ops(module_text, func_name):
         node = _node_name(match.group(1), aliases) if match else None
         result = _RESULTS.match(head)
         operation = head[result.end():] if result else head
-        kind = "op"
+        kind, swapped = "op", None
         words = operation.split()
         if words[0] in ("memsched.swap_out", "memsched.swap_in"):
             kind = words[0].split(".")[1]
-            node = value_node.get(_value(words[1]))
+            node = swapped = value_node.get(_value(words[1]))
             # Which of a multi-result node's values: by its type.
             shape = _SHAPE.search(operation)
             if node is not None and shape:
@@ -122,7 +122,9 @@ def plan_ops(module_text, func_name):
             # An argument in host memory: named by its position.
             kind, node = "host_argument", words[1].rstrip(",:")
         if result:
-            value_node[result.group(1)] = node
+            # A copy holds the swapped node's value (its type is added
+            # again where it is copied back).
+            value_node[result.group(1)] = swapped or node
         if words[0] in ("return", "func.return"):
             # Results returned from host memory, by position.
             names = [n.rstrip(",") for n in operation.split(":")[0].split()[1:]]
@@ -183,10 +185,15 @@ class Schedule:
                     compute(source)
             events.append(("compute", node))
 
-        def demand(node):
+        def copy_in(node):
+            # An argument in host memory, first read before the plan
+            # copies it in.
             if node in self.host_arguments and node not in on_device:
                 on_device.add(node)
                 events.append(("swap_in", node))
+
+        def demand(node):
+            copy_in(node)
             if node in computed or node.op == "placeholder":
                 return
             stack = [(node, iter(_data_inputs(node)))]
@@ -194,10 +201,7 @@ class Schedule:
                 current, inputs = stack[-1]
                 pushed = False
                 for source in inputs:
-                    if source in self.host_arguments and \
-                            source not in on_device:
-                        on_device.add(source)
-                        events.append(("swap_in", source))
+                    copy_in(source)
                     if source not in computed and source.op != "placeholder":
                         stack.append((source, iter(_data_inputs(source))))
                         pushed = True

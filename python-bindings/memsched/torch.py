@@ -556,12 +556,15 @@ class FittedStep:
     planned module, ``schedule`` the events (``_fit.Schedule``) and
     ``unplanned`` the captured order run the same way."""
 
-    def __init__(self, model, capture, plan, report, target_given):
+    def __init__(self, model, capture, plan, report, target_given, loss,
+                 dropout):
         self.model = model
         self.capture = capture
         self.plan = plan
         self.report = report
         self._target_given = target_given
+        # The step's loss and dropout mode, for the eager reference.
+        self._loss, self._dropout = loss, dropout
         graph = capture.graph_module.graph
         self.schedule = _fit.Schedule(
             graph, _fit.plan_ops(plan, capture.func_name))
@@ -640,10 +643,10 @@ class FittedStep:
             results = self.unplanned.run(values, meter)
         return results[0], results[1:]
 
-    def measure(self, inputs, target=None, seed=0, loss="cross_entropy",
-                repeat=1):
+    def measure(self, inputs, target=None, seed=0, repeat=1):
         """Measures the fitted step, the unplanned one and PyTorch eager
-        (forward, loss, ``autograd.grad``) on these inputs. Returns a dict of
+        (forward, the step's loss, ``autograd.grad``) on these inputs, with
+        the same random masks. Returns a dict of
         bytes and seconds:
 
         - ``planned_bytes``: memsched's figure for the plan;
@@ -679,7 +682,7 @@ class FittedStep:
             figures[name + "_peak_bytes"] = resident + _device_peak(
                 step, values)
             figures[name + "_time_s"] = _fit.timed(step, repeat)
-        loss_fn = _loss_function(loss)
+        loss_fn = _loss_function(self._loss)
         params = [p for _, p in self.model.named_parameters()
                   if p.requires_grad]
         random_values = values[len(values) - len(self.capture.random_inputs):]\
@@ -688,7 +691,8 @@ class FittedStep:
         def eager():
             replay = contextlib.nullcontext() if random_values is None else \
                 _capture.replay_random(random_values)
-            with _training_conventions(self.model, True, "inputs"), replay:
+            with _training_conventions(self.model, True, self._dropout), \
+                    replay:
                 output = self.model(*_as_tuple(inputs))
                 value = loss_fn(output, target) if target is not None \
                     else loss_fn(output)
@@ -758,7 +762,8 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
                                 allow_remat=allow_remat,
                                 allow_swap=allow_swap, timeline=False,
                                 offload=offload)
-        fitted = FittedStep(model, capture, plan, report, target is not None)
+        fitted = FittedStep(model, capture, plan, report, target is not None,
+                            loss, dropout)
         fitted.budget_bytes = limit  # None until known, and for "min"
         return fitted
 

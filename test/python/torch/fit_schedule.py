@@ -96,3 +96,16 @@ for seed in range(1000):
             seed, same, schedule.estimate_peak(), meter.peak))
 print("%d failures in 1000 random plans" % failures)
 # CHECK: 0 failures in 1000 random plans
+
+# plan_ops: a copy of one result of a multi-result op names the node and
+# that result's type both where it is copied out and where it comes back.
+PLAN = """module {
+  func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0:2 = linalg.generic {} ins(%arg0 : tensor<4xf32>) outs(%e, %i : tensor<4xf32>, tensor<4xi64>) -> (tensor<4xf32>, tensor<4xi64>) loc("m:aten.max.dim:max")
+    %1 = memsched.swap_out %0#1 : tensor<4xi64> -> !memsched.host<tensor<4xi64>> loc("m:aten.max.dim:max")
+    %2 = memsched.swap_in %1 : !memsched.host<tensor<4xi64>> -> tensor<4xi64> loc("m:aten.max.dim:max")
+    return %0#0 : tensor<4xf32>
+  }
+}"""
+print(fit.plan_ops(PLAN, "f"))
+# CHECK: [('op', 'max', False, None), ('swap_out', 'max#4xi64', False, None), ('swap_in', 'max#4xi64', False, None)]
