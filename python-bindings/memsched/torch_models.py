@@ -35,9 +35,12 @@ class GPTDecoder(torch.nn.Module):
 
     def forward(self, tokens):
         length = tokens.shape[1]
-        x = self.tokens(tokens) + self.positions(torch.arange(length))
-        mask = torch.triu(torch.full((length, length), float("-inf")),
-                          diagonal=1)
+        # On the tokens' device, so that the model also runs on a GPU.
+        device = tokens.device
+        positions = torch.arange(length, device=device)
+        x = self.tokens(tokens) + self.positions(positions)
+        mask = torch.triu(torch.full((length, length), float("-inf"),
+                                     device=device), diagonal=1)
         for block in self.blocks:
             x = block(x, src_mask=mask)
         # (batch * seq, vocab): the target holds the next token per position.
