@@ -10,6 +10,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -37,7 +39,88 @@ static bool runsOnMatrixUnits(Operation *op) {
          linalg::isaConvolutionOpInterface(linalgOp);
 }
 
+bool mlir::memsched::isStructuredControlFlow(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp,
+             scf::IndexSwitchOp>(op);
+}
+
+/// Work figures saturate rather than wrap: a loop's trip count times its
+/// body's work can exceed 64 bits.
+static int64_t saturatingMul(int64_t value, int64_t factor) {
+  int64_t product;
+  if (llvm::MulOverflow(value, factor, product))
+    return std::numeric_limits<int64_t>::max() / 4;
+  return product;
+}
+
+OpCost CostModel::getControlFlowCost(Operation *op) const {
+  SmallVector<OpCost> regionCosts;
+  bool isEstimate = isa<scf::WhileOp>(op);
+  for (Region &region : op->getRegions()) {
+    OpCost regionCost;
+    for (Block &block : region)
+      for (Operation &nested : block.without_terminator()) {
+        OpCost cost = getCost(&nested);
+        regionCost.flops += cost.flops;
+        regionCost.bytesMoved += cost.bytesMoved;
+        regionCost.seconds += cost.seconds;
+        regionCost.workspaceBytes =
+            std::max(regionCost.workspaceBytes, cost.workspaceBytes);
+        regionCost.isEstimate |= cost.isEstimate;
+        regionCost.isMeasured |= cost.isMeasured;
+      }
+    regionCosts.push_back(regionCost);
+  }
+  OpCost total;
+  // A choice runs one of its regions: the costliest bounds it. A loop's
+  // regions (scf.while's condition and body) all run, each iteration.
+  bool isChoice = isa<scf::IfOp, scf::IndexSwitchOp>(op);
+  for (const OpCost &cost : regionCosts) {
+    total.workspaceBytes = std::max(total.workspaceBytes, cost.workspaceBytes);
+    total.isEstimate |= cost.isEstimate;
+    total.isMeasured |= cost.isMeasured;
+    if (isChoice) {
+      if (cost.seconds >= total.seconds) {
+        total.seconds = cost.seconds;
+        total.flops = cost.flops;
+        total.bytesMoved = cost.bytesMoved;
+      }
+      continue;
+    }
+    total.flops += cost.flops;
+    total.bytesMoved += cost.bytesMoved;
+    total.seconds += cost.seconds;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lower = getConstantIntValue(forOp.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(forOp.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+    int64_t trips = 1;
+    if (lower && upper && step && *step > 0)
+      trips = *upper > *lower ? llvm::divideCeil(*upper - *lower, *step) : 0;
+    else
+      isEstimate = true;
+    total.flops = saturatingMul(total.flops, trips);
+    total.bytesMoved = saturatingMul(total.bytesMoved, trips);
+    total.seconds *= static_cast<double>(trips);
+  }
+  total.isEstimate |= isEstimate;
+  return total;
+}
+
 OpCost CostModel::getCost(Operation *op) const {
+  if (isStructuredControlFlow(op)) {
+    OpCost cost = getControlFlowCost(op);
+    if (std::optional<int64_t> workspace =
+            getNonNegativeInteger(op->getAttr(kWorkspaceAttrName)))
+      cost.workspaceBytes = *workspace;
+    if (Attribute measured = op->getAttr(kCostAttrName)) {
+      cost.isMeasured = true;
+      if (auto floatAttr = dyn_cast<FloatAttr>(measured))
+        cost.seconds = floatAttr.getValueAsDouble();
+    }
+    return cost;
+  }
   OpCost cost;
   if (auto costOp = dyn_cast<CostOpInterface>(op)) {
     cost.flops = costOp.getFlops();

@@ -19,6 +19,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -108,6 +109,140 @@ static bool readsInitBufferElsewhere(Operation *op, OpOperand *init,
 /// Ops whose regions are payloads evaluated as part of the op itself.
 static bool hasPayloadRegionsOnly(Operation *op) {
   return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op);
+}
+
+/// Whether `op`, nested in control flow, allocates its tensor results: not
+/// a view, a lazily allocated empty tensor, a constant (a global), a
+/// terminator or control flow (whose own bodies allocate).
+static bool allocatesResults(Operation *op) {
+  return !getViewSource(op) && !isa<tensor::EmptyOp>(op) &&
+         !op->hasTrait<OpTrait::ConstantLike>() &&
+         !op->hasTrait<OpTrait::IsTerminator>() && !isStructuredControlFlow(op);
+}
+
+/// Whether nested destination-style `op` writes its result into `init`'s
+/// buffer for sure, as one-shot bufferization does when nothing reads that
+/// buffer afterwards: `init` is read by `op` alone (and, besides as its
+/// destination, only elementwise), and is a loop-carried block argument or
+/// the result of a computation of the same block. Anything else counts as
+/// an allocation.
+static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
+  Value value = init.get();
+  if (!llvm::all_of(value.getUsers(),
+                    [&](Operation *user) { return user == op; }))
+    return false;
+  if (!value.hasOneUse()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+      return false;
+    for (OpOperand &use : op->getOpOperands())
+      if (use.get() == value &&
+          !linalgOp.getMatchingIndexingMap(&use).isIdentity())
+        return false;
+  }
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    auto loop =
+        dyn_cast<LoopLikeOpInterface>(argument.getOwner()->getParentOp());
+    return loop && argument.getOwner() == op->getBlock() &&
+           llvm::is_contained(loop.getRegionIterArgs(), argument);
+  }
+  Operation *def = value.getDefiningOp();
+  return def->getBlock() == op->getBlock() && !getViewSource(def) &&
+         !isa<tensor::EmptyOp>(def) && !def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Whether `result` of an op nested in control flow is a new allocation.
+static bool allocatesResult(OpResult result) {
+  Operation *op = result.getOwner();
+  if (!allocatesResults(op))
+    return false;
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  return !dps || !isa<RankedTensorType>(result.getType()) ||
+         !writesIntoInitForSure(op, *dps.getTiedOpOperand(result));
+}
+
+static int64_t getTensorBytes(Value value) {
+  if (!isa<RankedTensorType>(value.getType()))
+    return 0;
+  return getStorageBytes(value.getType()).value_or(0);
+}
+
+/// The bytes of the values `forOp`'s body yields that bufferization must
+/// copy into a new buffer: all but the loop-carried argument itself, a new
+/// allocation of the body, or writes in place into that argument.
+static int64_t getYieldCopyBytes(scf::ForOp forOp) {
+  Block *body = forOp.getBody();
+  int64_t bytes = 0;
+  for (auto [yielded, carried] : llvm::zip(body->getTerminator()->getOperands(),
+                                           forOp.getRegionIterArgs())) {
+    Value root = yielded;
+    while (auto result = dyn_cast<OpResult>(root)) {
+      Operation *def = result.getOwner();
+      if (def->getBlock() != body || allocatesResult(result))
+        break;
+      auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+      if (!dps || getViewSource(def))
+        break;
+      root = dps.getTiedOpOperand(result)->get();
+    }
+    bool fresh = isa<OpResult>(root) &&
+                 cast<OpResult>(root).getOwner()->getBlock() == body &&
+                 allocatesResult(cast<OpResult>(root));
+    if (root != carried && !fresh)
+      bytes += getTensorBytes(yielded);
+  }
+  return bytes;
+}
+
+/// The bytes the bodies of control-flow op `op` hold at most while it runs,
+/// besides its results: an iteration's allocations all at once (one-shot
+/// bufferization's deallocation frees them at the end of their block), of a
+/// choice its larger region. An upper bound: a write the body makes in
+/// place is counted as an allocation.
+static int64_t getBodyAllocationBytes(Operation *op) {
+  bool isChoice = isa<scf::IfOp, scf::IndexSwitchOp>(op);
+  // The results of a choice or of scf.execute_region are buffers their
+  // bodies allocate, which the op's results already count (a loop's
+  // results reuse its inits instead).
+  bool yieldsAreResults =
+      isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
+  int64_t total = 0;
+  for (Region &region : op->getRegions()) {
+    int64_t bytes = 0;
+    region.walk<WalkOrder::PreOrder>([&](Operation *nested) {
+      for (OpResult result : nested->getResults())
+        if (allocatesResult(result))
+          bytes += getTensorBytes(result);
+      return hasPayloadRegionsOnly(nested) ? WalkResult::skip()
+                                           : WalkResult::advance();
+    });
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      bytes += getYieldCopyBytes(forOp);
+    if (isa<scf::WhileOp>(op)) {
+      // Carried values that are not new allocations of the body are copied
+      // (counted whatever they are: the two regions pass them around).
+      for (Block &block : region)
+        for (Value yielded : block.getTerminator()->getOperands())
+          if (!yielded.getDefiningOp() ||
+              yielded.getDefiningOp()->getBlock() != &block ||
+              !allocatesResult(cast<OpResult>(yielded)))
+            bytes += getTensorBytes(yielded);
+    }
+    if (yieldsAreResults) {
+      for (Block &block : region) {
+        llvm::SmallDenseSet<Value> counted;
+        for (Value yielded : block.getTerminator()->getOperands()) {
+          Operation *def = yielded.getDefiningOp();
+          if (def && def->getBlock() == &block &&
+              allocatesResult(cast<OpResult>(yielded)) &&
+              counted.insert(yielded).second)
+            bytes -= getTensorBytes(yielded);
+        }
+      }
+    }
+    total = isChoice ? std::max(total, bytes) : total + bytes;
+  }
+  return std::max<int64_t>(total, 0);
 }
 
 /// Returns a description of the first type in `types` that the memory model
@@ -211,23 +346,45 @@ LogicalResult TensorGraphBuilder::checkStructure() {
                     "' unchanged: argument type " + printType(*type) +
                     describeUnsized(*type));
   }
-  for (Operation &op : body.front()) {
-    if (op.getNumRegions() != 0 && !hasPayloadRegionsOnly(&op))
-      return fail(TensorGraphStatus::Failed, op.getLoc(), "op with regions",
+  // Every op of the body, those inside control flow included: a loop's
+  // memory is its body's.
+  Operation *unsupported = nullptr;
+  Operation *unsized = nullptr;
+  std::optional<Type> unsizedType;
+  for (Operation &top : body.front()) {
+    top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->getNumRegions() != 0 && !hasPayloadRegionsOnly(op) &&
+          !isStructuredControlFlow(op)) {
+        unsupported = op;
+        return WalkResult::interrupt();
+      }
+      std::optional<Type> type = findUnsizedType(op->getOperandTypes());
+      if (!type)
+        type = findUnsizedType(op->getResultTypes());
+      if (type) {
+        unsized = op;
+        unsizedType = type;
+        return WalkResult::interrupt();
+      }
+      // A payload (linalg's scalar body) holds nothing to plan.
+      return hasPayloadRegionsOnly(op) ? WalkResult::skip()
+                                       : WalkResult::advance();
+    });
+    if (unsupported)
+      return fail(TensorGraphStatus::Failed, unsupported->getLoc(),
+                  "op with regions",
                   "cannot schedule an op with regions ('" +
-                      op.getName().getStringRef().str() +
-                      "'; only linalg, tensor.pad and tensor.generate "
-                      "payloads are supported)");
-    std::optional<Type> type = findUnsizedType(op.getOperandTypes());
-    if (!type)
-      type = findUnsizedType(op.getResultTypes());
-    if (type && exceedsStorageLimit(*type))
-      return tooLarge(op.getLoc(), *type);
-    if (type)
-      return fail(TensorGraphStatus::Skipped, op.getLoc(),
+                      unsupported->getName().getStringRef().str() +
+                      "'; supported: linalg, tensor.pad and tensor.generate "
+                      "payloads, and scf.for, scf.if, scf.while, "
+                      "scf.execute_region and scf.index_switch)");
+    if (unsized && exceedsStorageLimit(*unsizedType))
+      return tooLarge(unsized->getLoc(), *unsizedType);
+    if (unsized)
+      return fail(TensorGraphStatus::Skipped, unsized->getLoc(),
                   "dynamic or unsized tensor type",
                   "leaves '@" + func.getSymName().str() + "' unchanged: " +
-                      printType(*type) + describeUnsized(*type));
+                      printType(*unsizedType) + describeUnsized(*unsizedType));
   }
   return success();
 }
@@ -371,8 +528,16 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
                kNoId);
       continue;
     }
-    if (dpsOp && isa<RankedTensorType>(result.getType())) {
-      OpOperand *init = dpsOp.getTiedOpOperand(result);
+    // A destination-style result, and a loop's result, is written into its
+    // init's buffer unless that needs a copy.
+    OpOperand *init = nullptr;
+    if (isa<RankedTensorType>(result.getType())) {
+      if (dpsOp)
+        init = dpsOp.getTiedOpOperand(result);
+      else if (isa<scf::ForOp>(op))
+        init = cast<LoopLikeOpInterface>(op).getTiedLoopInit(result);
+    }
+    if (init) {
       BufferId initBuffer = problem.value(graph.getValueId(init->get())).buffer;
       BufferState &state = bufferStates[initBuffer];
       // One-shot bufferization writes in place unless a later op still reads
@@ -451,6 +616,9 @@ void TensorGraphBuilder::run() {
       accumulate(graph.costs[taskId], cost);
       task.isFence |= !isMemoryEffectFree(op) || isa<CallOpInterface>(op);
     }
+    // Control flow holds what its bodies allocate while it runs.
+    if (isStructuredControlFlow(anchor))
+      graph.costs[taskId].workspaceBytes += getBodyAllocationBytes(anchor);
     task.duration = graph.costs[taskId].seconds;
     task.workspaceBytes = graph.costs[taskId].workspaceBytes;
     problem.addTask(std::move(task));

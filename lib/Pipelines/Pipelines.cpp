@@ -42,6 +42,13 @@ static void addWholeProgramBufferization(OpPassManager &pm) {
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop whose body yields a new tensor each iteration (not one written
+  // in place) returns a new buffer.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
+  // Control flow's results get identity layouts too (not fully dynamic
+  // ones, which returning would copy).
+  bufferizeOptions.unknownTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // The constants it creates come in an order (and with uniqued names) that
   // changes from run to run; fix both.
@@ -101,6 +108,9 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
 
 void mlir::memsched::buildOptimizePipeline(
     OpPassManager &pm, const OptimizePipelineOptions &options) {
+  // Calls first: what a callee holds while it runs becomes the call's
+  // workspace, which the function passes below count.
+  pm.addPass(createMemschedAnnotateCallsPass());
   // Offload first: the order and the plans that follow are made for the
   // function without the resident state (an order made for the function
   // with it can be much worse for the offloaded one). memsched-fit's own

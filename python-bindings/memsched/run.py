@@ -137,7 +137,9 @@ def _device_kernel_count(program, args):
     lowered = memsched.run_pipeline(
         program, "%s,memsched-lower-swaps{target=gpu device=%s},"
         "one-shot-bufferize{bufferize-function-boundaries "
-        "function-boundary-type-conversion=identity-layout-map},"
+        "function-boundary-type-conversion=identity-layout-map "
+        "allow-return-allocs-from-loops "
+        "unknown-type-conversion=identity-layout-map},"
         "memsched-device-boundary,func.func(memsched-plan-buffers),"
         "func.func(memsched-device-allocations),memsched-linalg-to-gpu"
         % (_harness(args), args.device))

@@ -21,20 +21,44 @@ func.func @multiple_blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Tests that an scf.for in the body is an error.
+// Tests that a parallel loop (scf.forall) is an error: memsched plans
+// sequential control flow only.
 
-// PEAK: peak-memory @scf_for not built: op with regions
-// REPORT-NOT: @scf_for
-// IR-NOT: @scf_for
+// PEAK: peak-memory @scf_forall not built: op with regions
+// REPORT-NOT: @scf_forall
+// IR-NOT: @scf_forall
 
-func.func @scf_for(%x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @scf_forall(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{cannot schedule an op with regions ('scf.forall'; supported: linalg, tensor.pad and tensor.generate payloads, and scf.for, scf.if, scf.while, scf.execute_region and scf.index_switch)}}
+  %r = scf.forall (%i) in (4) shared_outs(%o = %x) -> (tensor<4xf32>) {
+    %v = tensor.extract_slice %x[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %v into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+    }
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Tests that an unsupported region op inside a loop is an error at that op.
+
+// PEAK: peak-memory @forall_in_for not built: op with regions
+// REPORT-NOT: @forall_in_for
+// IR-NOT: @forall_in_for
+
+func.func @forall_in_for(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @below {{cannot schedule an op with regions ('scf.for'; only linalg, tensor.pad and tensor.generate payloads are supported)}}
-  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<4xf32>) {
-    %e = tensor.empty() : tensor<4xf32>
-    %n = linalg.negf ins(%acc : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<4xf32>) {
+    // expected-error @below {{cannot schedule an op with regions ('scf.forall'}}
+    %n = scf.forall (%i) in (4) shared_outs(%o = %acc) -> (tensor<4xf32>) {
+      %v = tensor.extract_slice %x[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %v into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+      }
+    }
     scf.yield %n : tensor<4xf32>
   }
   return %r : tensor<4xf32>
@@ -42,20 +66,23 @@ func.func @scf_for(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Tests that an scf.if in the body is an error.
+// Tests that a dynamic shape inside a loop body makes memsched skip the
+// function: the loop's memory cannot be bounded.
 
-// PEAK: peak-memory @scf_if not built: op with regions
-// REPORT-NOT: @scf_if
-// IR-NOT: @scf_if
+// PEAK: peak-memory @dynamic_in_loop not built: dynamic or unsized tensor type
+// REPORT:      memsched report for @dynamic_in_loop
+// REPORT-NEXT:   skipped: dynamic or unsized tensor type
 
-func.func @scf_if(%x: tensor<4xf32>, %cond: i1) -> tensor<4xf32> {
-  // expected-error @below {{cannot schedule an op with regions ('scf.if'; only linalg}}
-  %r = scf.if %cond -> (tensor<4xf32>) {
-    scf.yield %x : tensor<4xf32>
-  } else {
-    %e = tensor.empty() : tensor<4xf32>
-    %n = linalg.negf ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-    scf.yield %n : tensor<4xf32>
+func.func @dynamic_in_loop(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<4xf32>) {
+    // expected-remark @below {{leaves '@dynamic_in_loop' unchanged: 'tensor<?xf32>' has no static size}}
+    %e = tensor.empty(%n) : tensor<?xf32>
+    %c = tensor.cast %acc : tensor<4xf32> to tensor<?xf32>
+    %d = tensor.cast %c : tensor<?xf32> to tensor<4xf32>
+    scf.yield %d : tensor<4xf32>
   }
   return %r : tensor<4xf32>
 }

@@ -55,12 +55,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 //--- region-op.mlir
-func.func @f(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
-  // expected-error @below {{memsched-reorder cannot schedule an op with regions ('scf.if'; only linalg, tensor.pad and tensor.generate payloads are supported)}}
-  %r = scf.if %c -> tensor<4xf32> {
-    scf.yield %x : tensor<4xf32>
-  } else {
-    scf.yield %x : tensor<4xf32>
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{memsched-reorder cannot schedule an op with regions ('scf.forall'; supported: linalg, tensor.pad and tensor.generate payloads, and scf.for, scf.if, scf.while, scf.execute_region and scf.index_switch)}}
+  %r = scf.forall (%i) in (4) shared_outs(%o = %x) -> (tensor<4xf32>) {
+    %v = tensor.extract_slice %x[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %v into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+    }
   }
   return %r : tensor<4xf32>
 }

@@ -35,6 +35,11 @@ struct OpCost {
   bool isEstimate = false;
 };
 
+/// Whether `op` is structured control flow memsched plans as one task
+/// (scf.for, scf.if, scf.while, scf.execute_region, scf.index_switch):
+/// its cost is its bodies', a loop's times its constant trip count.
+bool isStructuredControlFlow(Operation *op);
+
 /// Computes op costs for one device.
 class CostModel {
 public:
@@ -49,6 +54,11 @@ public:
   const DeviceSpec &getDevice() const { return device; }
 
 private:
+  /// The cost of one of isStructuredControlFlow's ops: its bodies' ops
+  /// summed (the costlier branch of a choice), times a loop's constant trip
+  /// count; an estimate where the count is not a constant.
+  OpCost getControlFlowCost(Operation *op) const;
+
   DeviceSpec device;
 };
 

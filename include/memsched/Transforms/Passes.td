@@ -347,6 +347,22 @@ def MemschedCheckElementTypesPass
   }];
 }
 
+def MemschedAnnotateCallsPass
+    : Pass<"memsched-annotate-calls", "mlir::ModuleOp"> {
+  let summary = "Give every call the memory its callee holds while it runs";
+  let description = [{
+    Sets `memsched.workspace` on every call to a function of the module
+    with a body: the callee's peak of transient bytes in its current order
+    (its own calls counted the same way, callees first) less the call's
+    results, which the caller counts as its own buffers. A function pass
+    may not read another function (passes run on functions in parallel),
+    so this module pass says it for them; memsched-optimize runs it first.
+    A recursive callee, or one outside the memory model, counts every
+    tensor its body makes at once; calls to declarations are left alone.
+    Run it again after passes that change callees.
+  }];
+}
+
 def MemschedOrderGlobalsPass
     : Pass<"memsched-order-globals", "mlir::ModuleOp"> {
   let summary = "Give the constants bufferization creates a fixed order and "

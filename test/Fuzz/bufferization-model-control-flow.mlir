@@ -1,0 +1,144 @@
+// Found by bench/fuzz.py (plan, -test-memsched-check-bufferization-model
+// =upper-bound, --kind control-flow). The model of control flow is meant to
+// bound bufferization from above; in these programs it is below. Expected
+// to fail until it is not.
+// XFAIL: *
+// RUN: rm -rf %t && split-file %s %t
+// RUN: memsched-opt %t/collapse-of-strided-slice.mlir -test-memsched-check-bufferization-model=upper-bound -o /dev/null
+// RUN: memsched-opt %t/choice-yields-outside-view.mlir -test-memsched-check-bufferization-model=upper-bound -o /dev/null
+
+// Tests that collapsing a strided slice inside a branch is counted: the
+// slice is not contiguous, so bufferization copies it into a new buffer
+// (64 B) before collapsing; the model takes collapse_shape for a view
+// (predicts 8 B inside the scf.if, bufferization allocates 72 B). Seed 1242.
+
+//--- collapse-of-strided-slice.mlir
+func.func @main(%arg0: tensor<2x8xf32>, %arg1: tensor<12xf32>, %arg2: tensor<3xf32>) -> (tensor<1x1xf32>, tensor<16x6xf32>) {
+  %sl1 = tensor.extract_slice %arg2[1] [1] [1] : tensor<3xf32> to tensor<1xf32>
+  %c2 = arith.constant -1.5 : f32
+  %e3 = tensor.empty() : tensor<8xf32>
+  %fill4 = linalg.fill ins(%c2 : f32) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
+  %e5 = tensor.empty() : tensor<1xf32>
+  %ew6 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sl1, %sl1 : tensor<1xf32>, tensor<1xf32>) outs(%e5 : tensor<1xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1xf32>
+  %cst7 = arith.constant dense<-4.0> : tensor<16x6xf32>
+  %sl8 = tensor.extract_slice %cst7[1, 0] [8, 2] [2, 1] : tensor<16x6xf32> to tensor<8x2xf32>
+  %flag10 = arith.constant false
+  %cf9 = scf.if %flag10 -> (tensor<16x6xf32>) {
+    scf.yield %cst7 : tensor<16x6xf32>
+  } else {
+    %col2011 = tensor.collapse_shape %sl8 [[0, 1]] : tensor<8x2xf32> into tensor<16xf32>
+    %c2012 = arith.constant 0.0 : f32
+    %e2013 = tensor.empty() : tensor<2xf32>
+    %fill2014 = linalg.fill ins(%c2012 : f32) outs(%e2013 : tensor<2xf32>) -> tensor<2xf32>
+    %red2015 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%sl8 : tensor<8x2xf32>) outs(%fill2014 : tensor<2xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.addf %a, %o : f32
+      linalg.yield %r : f32
+    } -> tensor<2xf32>
+    scf.yield %cst7 : tensor<16x6xf32>
+  }
+  %lb2017 = arith.constant 0 : index
+  %ub2018 = arith.constant 2 : index
+  %st2019 = arith.constant 1 : index
+  %cf2016 = scf.for %icf2016 = %lb2017 to %ub2018 step %st2019 iter_args(%acccf2016 = %fill4) -> (tensor<8xf32>) {
+    %c3020 = arith.constant 0.0 : f32
+    %e3021 = tensor.empty() : tensor<2x1xf32>
+    %fill3022 = linalg.fill ins(%c3020 : f32) outs(%e3021 : tensor<2x1xf32>) -> tensor<2x1xf32>
+    %ins3023 = tensor.insert_slice %fill3022 into %cf9[4, 3] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<16x6xf32>
+    scf.yield %acccf2016 : tensor<8xf32>
+  }
+  %cst3024 = arith.constant dense<[-2.0]> : tensor<1xf32>
+  %e3025 = tensor.empty() : tensor<1xf32>
+  %nm3026 = linalg.max ins(%sl1, %cst3024 : tensor<1xf32>, tensor<1xf32>) outs(%e3025 : tensor<1xf32>) -> tensor<1xf32>
+  %e3027 = tensor.empty() : tensor<1xf32>
+  %ew3028 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%nm3026 : tensor<1xf32>) outs(%e3027 : tensor<1xf32>) {
+  ^bb0(%a0: f32, %o: f32):
+    %r = arith.maximumf %a0, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1xf32>
+  %exp3029 = tensor.expand_shape %ew3028 [[0, 1]] output_shape [1, 1] : tensor<1xf32> into tensor<1x1xf32>
+  %c3030 = arith.constant 0.0 : f32
+  %e3031 = tensor.empty() : tensor<1x1xf32>
+  %fill3032 = linalg.fill ins(%c3030 : f32) outs(%e3031 : tensor<1x1xf32>) -> tensor<1x1xf32>
+  %e3033 = tensor.empty() : tensor<1x1xf32>
+  %ew3034 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%exp3029, %fill3032 : tensor<1x1xf32>, tensor<1x1xf32>) outs(%e3033 : tensor<1x1xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.minimumf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x1xf32>
+  return %ew3034, %cf9 : tensor<1x1xf32>, tensor<16x6xf32>
+}
+
+// Tests a branch yielding a view of a buffer defined outside, whose result
+// then initialises a loop, among dead values: the model predicts 80 B of
+// max-live, bufferization allocates 84 B. Seed 725.
+
+//--- choice-yields-outside-view.mlir
+func.func @main(%arg0: tensor<16xf32>) -> (tensor<2x5xf32>, tensor<11xf32>) {
+  %sl1 = tensor.extract_slice %arg0[3] [11] [1] : tensor<16xf32> to tensor<11xf32>
+  %c2 = arith.constant -3.5 : f32
+  %e3 = tensor.empty() : tensor<4xf32>
+  %fill4 = linalg.fill ins(%c2 : f32) outs(%e3 : tensor<4xf32>) -> tensor<4xf32>
+  %e5 = tensor.empty() : tensor<11xf32>
+  %ew6 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sl1, %sl1 : tensor<11xf32>, tensor<11xf32>) outs(%e5 : tensor<11xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<11xf32>
+  %sl7 = tensor.extract_slice %fill4[0] [4] [1] : tensor<4xf32> to tensor<4xf32>
+  %flag9 = arith.constant true
+  %cf8 = scf.if %flag9 -> (tensor<4xf32>) {
+    scf.yield %sl7 : tensor<4xf32>
+  } else {
+    %c2010 = arith.constant -2.0 : f32
+    %e2011 = tensor.empty() : tensor<8xf32>
+    %fill2012 = linalg.fill ins(%c2010 : f32) outs(%e2011 : tensor<8xf32>) -> tensor<8xf32>
+    %cat2013 = tensor.concat dim(0) %fill2012, %fill4 : (tensor<8xf32>, tensor<4xf32>) -> tensor<12xf32>
+    %e2014 = tensor.empty() : tensor<12xf32>
+    %ew2015 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%cat2013, %cat2013 : tensor<12xf32>, tensor<12xf32>) outs(%e2014 : tensor<12xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %o: f32):
+      %r = arith.maximumf %a0, %a1 : f32
+      linalg.yield %r : f32
+    } -> tensor<12xf32>
+    %e2016 = tensor.empty() : tensor<12xf32>
+    %ew2017 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%cat2013, %ew2015 : tensor<12xf32>, tensor<12xf32>) outs(%e2016 : tensor<12xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %o: f32):
+      %r = arith.subf %a0, %a1 : f32
+      linalg.yield %r : f32
+    } -> tensor<12xf32>
+    scf.yield %sl7 : tensor<4xf32>
+  }
+  %lb2019 = arith.constant 0 : index
+  %ub2020 = arith.constant 4 : index
+  %st2021 = arith.constant 1 : index
+  %cf2018 = scf.for %icf2018 = %lb2019 to %ub2020 step %st2021 iter_args(%acccf2018 = %cf8) -> (tensor<4xf32>) {
+    %c3022 = arith.constant 0.0 : f32
+    %e3023 = tensor.empty() : tensor<3xf32>
+    %fill3024 = linalg.fill ins(%c3022 : f32) outs(%e3023 : tensor<3xf32>) -> tensor<3xf32>
+    %exp3025 = tensor.expand_shape %ew6 [[0, 1]] output_shape [11, 1] : tensor<11xf32> into tensor<11x1xf32>
+    scf.yield %acccf2018 : tensor<4xf32>
+  }
+  %flag3027 = arith.constant true
+  %cf3026 = scf.if %flag3027 -> (tensor<16xf32>) {
+    %c4028 = arith.constant 1.5 : f32
+    %e4029 = tensor.empty() : tensor<5x16xf32>
+    %fill4030 = linalg.fill ins(%c4028 : f32) outs(%e4029 : tensor<5x16xf32>) -> tensor<5x16xf32>
+    %e4031 = tensor.empty() : tensor<4xf32>
+    %ew4032 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sl7 : tensor<4xf32>) outs(%e4031 : tensor<4xf32>) {
+    ^bb0(%a0: f32, %o: f32):
+      %r = arith.minimumf %a0, %a0 : f32
+      linalg.yield %r : f32
+    } -> tensor<4xf32>
+    scf.yield %arg0 : tensor<16xf32>
+  } else {
+    scf.yield %arg0 : tensor<16xf32>
+  }
+  %c5033 = arith.constant 2.0 : f32
+  %e5034 = tensor.empty() : tensor<2x5xf32>
+  %fill5035 = linalg.fill ins(%c5033 : f32) outs(%e5034 : tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %fill5035, %sl1 : tensor<2x5xf32>, tensor<11xf32>
+}
