@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/BudgetDriver.h"
+#include "Deadline.h"
 
 #include <algorithm>
 #include <limits>
@@ -70,6 +71,15 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   }
 
   int numStrategies = static_cast<int>(options.strategies.size());
+  // Past the time limit, the search keeps what it has: each phase below
+  // still tries until it holds a candidate.
+  detail::Deadline deadline(options.timeLimitSeconds);
+  auto outOfTime = [&] {
+    if (!deadline.expired())
+      return false;
+    result.stoppedByTimeLimit = true;
+    return true;
+  };
   auto evaluate = [&](int strategy,
                       int64_t target) -> std::optional<BudgetEvaluation> {
     std::optional<BudgetEvaluation> evaluation =
@@ -101,10 +111,14 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
       if (fastest.has() &&
           fastest.evaluation().timeSeconds <= options.inputTimeSeconds)
         break;
+      if (strategy > 0 && outOfTime())
+        break;
       int64_t target = firstTarget;
       bool fits = false, raised = false;
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
+        if (attempt > 0 && fastest.has() && outOfTime())
+          break;
         std::optional<BudgetEvaluation> evaluation = evaluate(strategy, target);
         if (!evaluation) {
           fastest.clear();
@@ -164,6 +178,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   if (minimise || !fastest.has()) {
     result.searchedFloors = true;
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
+      if (!floors.empty() && outOfTime())
+        break;
       std::optional<BudgetEvaluation> probe = evaluate(strategy, 0);
       if (!probe) {
         releaseAll();

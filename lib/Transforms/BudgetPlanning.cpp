@@ -22,6 +22,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <chrono>
 #include <map>
 #include <numeric>
 
@@ -411,6 +412,16 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
                                   func, input.plannedBytes()));
   for (const Strategy &strategy : strategies)
     options.strategies.push_back(strategy.name);
+  // The pass's time limit bounds the driver's whole search (both forms
+  // below), not only each planner run.
+  double timeLimitSeconds =
+      std::max(config.remat.timeLimitSeconds, config.swap.timeLimitSeconds);
+  auto started = std::chrono::steady_clock::now();
+  auto secondsLeft = [&] {
+    std::chrono::duration<double> spent =
+        std::chrono::steady_clock::now() - started;
+    return timeLimitSeconds - spent.count();
+  };
 
   // Plans are made on a copy, which becomes the function only if a plan is
   // chosen. Every candidate keeps its duplicate ops apart (two pads of one
@@ -451,6 +462,8 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
              << func.getSymName() << "'";
     sched::BudgetDriverOptions planOptions = options;
     planOptions.inputPeakTransientBytes = inputLaidOut.peakTransientBytes;
+    if (timeLimitSeconds > 0)
+      planOptions.timeLimitSeconds = std::max(secondsLeft(), 1e-9);
     planning.evaluator = std::make_unique<FunctionEvaluator>(
         planning.laidOut, *planning.graph, costModel, config, strategies,
         inputLaidOut.peakTransientBytes, cleanup);
@@ -467,8 +480,11 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   Planning *chosenPlanning = &asIs;
   func::FuncOp canonical = func.clone();
   cleanup.canonicalize(canonical);
-  // A cheap test of whether canonicalization changed anything.
-  if (countOps(canonical) == countOps(func)) {
+  // A cheap test of whether canonicalization changed anything; past the
+  // time limit, the plan from the function as it is stands (its footprint
+  // was measured after cleanup too).
+  bool outOfTime = timeLimitSeconds > 0 && secondsLeft() <= 0;
+  if (outOfTime || countOps(canonical) == countOps(func)) {
     canonical.erase();
   } else {
     if (failed(plan(canonicalForm, canonical)))
@@ -495,14 +511,21 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     diag << passName << ": cannot meet the budget of "
          << formatBytes(options.budgetBytes) << " (" << options.budgetBytes
          << " B) for '@" << func.getSymName()
-         << "'; the smallest reachable footprint is " << formatBytes(smallest)
-         << " (" << smallest << " B, " << describe(result->smallestStrategy);
+         << (result->stoppedByTimeLimit
+                 ? "'; the smallest footprint found within the time limit is "
+                 : "'; the smallest reachable footprint is ")
+         << formatBytes(smallest) << " (" << smallest << " B, "
+         << describe(result->smallestStrategy);
     if (strategies.empty())
       diag << "; no lever is allowed";
     else if (!canSwap && config.allowSwap)
       diag << "; the device has no host link to swap over";
     diag << ")";
     attachFloorNote(diag, graph, smallest);
+    if (result->stoppedByTimeLimit)
+      diag.attachNote(func.getLoc())
+          << "the time limit stopped the search after " << result->trials.size()
+          << " candidates; a larger time-limit-ms may reach further";
     if (!evaluator.getPlannerError().empty())
       diag.attachNote(func.getLoc())
           << "a planner failed on this function (please report it): "

@@ -89,6 +89,9 @@ struct BudgetDriverOptions {
   std::vector<std::string> strategies;
   /// Plans tried per strategy while tightening towards the budget.
   int maxAttempts = 4;
+  /// Seconds after which no further candidate is tried once one is in hand
+  /// (the fastest within the budget so far, else a floor); 0: no limit.
+  double timeLimitSeconds = 0;
 };
 
 /// One evaluated candidate, for reports.
@@ -112,6 +115,9 @@ struct BudgetResult {
   /// Whether the floors were searched (when nothing met the budget, or for
   /// `min`); the two fields after it are meaningful only then.
   bool searchedFloors = false;
+  /// Whether the time limit stopped the search before every candidate it
+  /// would have tried.
+  bool stoppedByTimeLimit = false;
   /// The smallest footprint any strategy reaches at its planner's floor,
   /// independent of the budget, and the strategy that reaches it (-1: the
   /// input itself).
