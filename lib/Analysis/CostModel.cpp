@@ -109,20 +109,12 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
 }
 
 OpCost CostModel::getCost(Operation *op) const {
-  if (isStructuredControlFlow(op)) {
-    OpCost cost = getControlFlowCost(op);
-    if (std::optional<int64_t> workspace =
-            getNonNegativeInteger(op->getAttr(kWorkspaceAttrName)))
-      cost.workspaceBytes = *workspace;
-    if (Attribute measured = op->getAttr(kCostAttrName)) {
-      cost.isMeasured = true;
-      if (auto floatAttr = dyn_cast<FloatAttr>(measured))
-        cost.seconds = floatAttr.getValueAsDouble();
-    }
-    return cost;
-  }
+  // Control flow is timed by its bodies; the attributes below still apply.
+  bool isControlFlow = isStructuredControlFlow(op);
   OpCost cost;
-  if (auto costOp = dyn_cast<CostOpInterface>(op)) {
+  if (isControlFlow) {
+    cost = getControlFlowCost(op);
+  } else if (auto costOp = dyn_cast<CostOpInterface>(op)) {
     cost.flops = costOp.getFlops();
     cost.bytesMoved = costOp.getBytesMoved();
     cost.workspaceBytes = costOp.getWorkspaceBytes();
@@ -138,7 +130,8 @@ OpCost CostModel::getCost(Operation *op) const {
     for (Value value : op->getResults())
       cost.bytesMoved += getStorageBytes(value.getType()).value_or(0);
   }
-  if (auto work = op->getAttrOfType<DictionaryAttr>(kWorkAttrName)) {
+  auto work = op->getAttrOfType<DictionaryAttr>(kWorkAttrName);
+  if (work && !isControlFlow) {
     cost.flops = getNonNegativeInteger(work.get("flops")).value_or(cost.flops);
     cost.bytesMoved =
         getNonNegativeInteger(work.get("bytes")).value_or(cost.bytesMoved);
@@ -157,7 +150,7 @@ OpCost CostModel::getCost(Operation *op) const {
     return cost;
   }
   // Views and lazily allocated tensors launch no kernel.
-  if (cost.flops == 0 && cost.bytesMoved == 0)
+  if (isControlFlow || (cost.flops == 0 && cost.bytesMoved == 0))
     return cost;
   double peak =
       device.getPeakFlops(getComputeElementType(op), runsOnMatrixUnits(op));
