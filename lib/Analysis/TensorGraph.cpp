@@ -29,6 +29,8 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::memsched;
 using scheduling::Buffer;
@@ -50,17 +52,126 @@ ValueId TensorGraph::getValueId(Value value) const {
   return it == valueIds.end() ? kNoId : it->second;
 }
 
+/// Row-major strides of `shape`.
+static SmallVector<int64_t> getContiguousStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t dim = static_cast<int64_t>(shape.size()) - 2; dim >= 0; --dim)
+    strides[dim] = strides[dim + 1] * std::max<int64_t>(shape[dim + 1], 1);
+  return strides;
+}
+
+/// Whether dims with `strides` and `shape` merge into one dim per group of
+/// `reassociation` without a copy (as memref.collapse_shape's layout rule
+/// decides: sizes of 1 have no meaningful stride).
+static bool isCollapsible(ArrayRef<int64_t> strides, ArrayRef<int64_t> shape,
+                          ArrayRef<ReassociationIndices> reassociation) {
+  for (const ReassociationIndices &group : reassociation) {
+    int64_t expected = strides[group.back()];
+    for (size_t i = group.size() - 1; i > 0; --i) {
+      expected *= shape[group[i]];
+      if (shape[group[i - 1]] != 1 && strides[group[i - 1]] != expected)
+        return false;
+    }
+  }
+  return true;
+}
+
+static std::optional<SmallVector<int64_t>> getViewStrides(Value value);
+
+/// The source of a collapse or reshape that needs no copy, else null: a
+/// non-contiguous view (a strided slice, say) is copied by bufferization.
+template <typename ReshapeOp>
+static Value getReshapeSource(ReshapeOp op,
+                              ArrayRef<ReassociationIndices> reassociation) {
+  auto type = cast<RankedTensorType>(op.getSrc().getType());
+  std::optional<SmallVector<int64_t>> strides = getViewStrides(op.getSrc());
+  if (!type.hasStaticShape() || !strides ||
+      !isCollapsible(*strides, type.getShape(), reassociation))
+    return Value();
+  return op.getSrc();
+}
+
 /// Returns the source whose buffer `op`'s results alias, for ops that
 /// bufferize to views; null otherwise.
 static Value getViewSource(Operation *op) {
   if (auto view = dyn_cast<ViewLikeOpInterface>(op))
     return view.getViewSource();
   return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-          [](auto reshape) { return reshape.getSrc(); })
-      .Case<tensor::ExtractSliceOp, tensor::CastOp, tensor::ReshapeOp,
-            tensor::BitcastOp>([](auto viewOp) { return viewOp.getSource(); })
+      .Case<tensor::CollapseShapeOp>(
+          [](tensor::CollapseShapeOp collapse) -> Value {
+            return getReshapeSource(collapse,
+                                    collapse.getReassociationIndices());
+          })
+      .Case<tensor::ReshapeOp>([](tensor::ReshapeOp reshape) -> Value {
+        auto type = cast<RankedTensorType>(reshape.getSource().getType());
+        ReassociationIndices all(type.getRank());
+        std::iota(all.begin(), all.end(), 0);
+        std::optional<SmallVector<int64_t>> strides =
+            getViewStrides(reshape.getSource());
+        if (type.getRank() > 0 &&
+            (!type.hasStaticShape() || !strides ||
+             !isCollapsible(*strides, type.getShape(), {all})))
+          return Value();
+        return reshape.getSource();
+      })
+      .Case<tensor::ExpandShapeOp>(
+          [](tensor::ExpandShapeOp expand) -> Value { return expand.getSrc(); })
+      .Case<tensor::ExtractSliceOp, tensor::CastOp, tensor::BitcastOp>(
+          [](auto viewOp) -> Value { return viewOp.getSource(); })
       .Default([](Operation *) { return Value(); });
+}
+
+/// The strides of the buffer `value` is a view of, in elements: row-major
+/// for a buffer of its own; std::nullopt where one is not static.
+static std::optional<SmallVector<int64_t>> getViewStrides(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  Operation *def = value.getDefiningOp();
+  Value source = def ? getViewSource(def) : Value();
+  if (!source)
+    return getContiguousStrides(type.getShape());
+  std::optional<SmallVector<int64_t>> sourceStrides = getViewStrides(source);
+  if (!sourceStrides)
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<SmallVector<int64_t>>>(def)
+      .Case<tensor::ExtractSliceOp>([&](tensor::ExtractSliceOp slice)
+                                        -> std::optional<SmallVector<int64_t>> {
+        if (ShapedType::isDynamicShape(slice.getStaticStrides()))
+          return std::nullopt;
+        llvm::SmallBitVector dropped = slice.getDroppedDims();
+        SmallVector<int64_t> strides;
+        for (auto [dim, step] : llvm::enumerate(slice.getStaticStrides()))
+          if (!dropped.test(dim))
+            strides.push_back((*sourceStrides)[dim] * step);
+        return strides;
+      })
+      .Case<tensor::ExpandShapeOp>([&](tensor::ExpandShapeOp expand) {
+        SmallVector<int64_t> strides(type.getRank(), 1);
+        for (auto [sourceDim, group] :
+             llvm::enumerate(expand.getReassociationIndices())) {
+          int64_t stride = (*sourceStrides)[sourceDim];
+          for (int64_t dim : llvm::reverse(group)) {
+            strides[dim] = stride;
+            stride *= type.getDimSize(dim);
+          }
+        }
+        return std::optional<SmallVector<int64_t>>(strides);
+      })
+      .Case<tensor::CollapseShapeOp>([&](tensor::CollapseShapeOp collapse) {
+        SmallVector<int64_t> strides;
+        for (const ReassociationIndices &group :
+             collapse.getReassociationIndices())
+          strides.push_back((*sourceStrides)[group.back()]);
+        return std::optional<SmallVector<int64_t>>(strides);
+      })
+      .Case<tensor::CastOp, tensor::BitcastOp>(
+          [&](Operation *) { return sourceStrides; })
+      .Case<tensor::ReshapeOp>([&](Operation *) {
+        return std::optional<SmallVector<int64_t>>(
+            getContiguousStrides(type.getShape()));
+      })
+      .Default([](Operation *) { return std::nullopt; });
 }
 
 /// Returns true if `op` reads the buffer of `initValue`'s init through another

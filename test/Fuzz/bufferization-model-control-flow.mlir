@@ -4,74 +4,7 @@
 // to fail until it is not.
 // XFAIL: *
 // RUN: rm -rf %t && split-file %s %t
-// RUN: memsched-opt %t/collapse-of-strided-slice.mlir -test-memsched-check-bufferization-model=upper-bound -o /dev/null
 // RUN: memsched-opt %t/choice-yields-outside-view.mlir -test-memsched-check-bufferization-model=upper-bound -o /dev/null
-
-// Tests that collapsing a strided slice inside a branch is counted: the
-// slice is not contiguous, so bufferization copies it into a new buffer
-// (64 B) before collapsing; the model takes collapse_shape for a view
-// (predicts 8 B inside the scf.if, bufferization allocates 72 B). Seed 1242.
-
-//--- collapse-of-strided-slice.mlir
-func.func @main(%arg0: tensor<2x8xf32>, %arg1: tensor<12xf32>, %arg2: tensor<3xf32>) -> (tensor<1x1xf32>, tensor<16x6xf32>) {
-  %sl1 = tensor.extract_slice %arg2[1] [1] [1] : tensor<3xf32> to tensor<1xf32>
-  %c2 = arith.constant -1.5 : f32
-  %e3 = tensor.empty() : tensor<8xf32>
-  %fill4 = linalg.fill ins(%c2 : f32) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
-  %e5 = tensor.empty() : tensor<1xf32>
-  %ew6 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sl1, %sl1 : tensor<1xf32>, tensor<1xf32>) outs(%e5 : tensor<1xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %o: f32):
-    %r = arith.mulf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1xf32>
-  %cst7 = arith.constant dense<-4.0> : tensor<16x6xf32>
-  %sl8 = tensor.extract_slice %cst7[1, 0] [8, 2] [2, 1] : tensor<16x6xf32> to tensor<8x2xf32>
-  %flag10 = arith.constant false
-  %cf9 = scf.if %flag10 -> (tensor<16x6xf32>) {
-    scf.yield %cst7 : tensor<16x6xf32>
-  } else {
-    %col2011 = tensor.collapse_shape %sl8 [[0, 1]] : tensor<8x2xf32> into tensor<16xf32>
-    %c2012 = arith.constant 0.0 : f32
-    %e2013 = tensor.empty() : tensor<2xf32>
-    %fill2014 = linalg.fill ins(%c2012 : f32) outs(%e2013 : tensor<2xf32>) -> tensor<2xf32>
-    %red2015 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%sl8 : tensor<8x2xf32>) outs(%fill2014 : tensor<2xf32>) {
-    ^bb0(%a: f32, %o: f32):
-      %r = arith.addf %a, %o : f32
-      linalg.yield %r : f32
-    } -> tensor<2xf32>
-    scf.yield %cst7 : tensor<16x6xf32>
-  }
-  %lb2017 = arith.constant 0 : index
-  %ub2018 = arith.constant 2 : index
-  %st2019 = arith.constant 1 : index
-  %cf2016 = scf.for %icf2016 = %lb2017 to %ub2018 step %st2019 iter_args(%acccf2016 = %fill4) -> (tensor<8xf32>) {
-    %c3020 = arith.constant 0.0 : f32
-    %e3021 = tensor.empty() : tensor<2x1xf32>
-    %fill3022 = linalg.fill ins(%c3020 : f32) outs(%e3021 : tensor<2x1xf32>) -> tensor<2x1xf32>
-    %ins3023 = tensor.insert_slice %fill3022 into %cf9[4, 3] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<16x6xf32>
-    scf.yield %acccf2016 : tensor<8xf32>
-  }
-  %cst3024 = arith.constant dense<[-2.0]> : tensor<1xf32>
-  %e3025 = tensor.empty() : tensor<1xf32>
-  %nm3026 = linalg.max ins(%sl1, %cst3024 : tensor<1xf32>, tensor<1xf32>) outs(%e3025 : tensor<1xf32>) -> tensor<1xf32>
-  %e3027 = tensor.empty() : tensor<1xf32>
-  %ew3028 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%nm3026 : tensor<1xf32>) outs(%e3027 : tensor<1xf32>) {
-  ^bb0(%a0: f32, %o: f32):
-    %r = arith.maximumf %a0, %a0 : f32
-    linalg.yield %r : f32
-  } -> tensor<1xf32>
-  %exp3029 = tensor.expand_shape %ew3028 [[0, 1]] output_shape [1, 1] : tensor<1xf32> into tensor<1x1xf32>
-  %c3030 = arith.constant 0.0 : f32
-  %e3031 = tensor.empty() : tensor<1x1xf32>
-  %fill3032 = linalg.fill ins(%c3030 : f32) outs(%e3031 : tensor<1x1xf32>) -> tensor<1x1xf32>
-  %e3033 = tensor.empty() : tensor<1x1xf32>
-  %ew3034 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%exp3029, %fill3032 : tensor<1x1xf32>, tensor<1x1xf32>) outs(%e3033 : tensor<1x1xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %o: f32):
-    %r = arith.minimumf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x1xf32>
-  return %ew3034, %cf9 : tensor<1x1xf32>, tensor<16x6xf32>
-}
 
 // Tests a branch yielding a view of a buffer defined outside, whose result
 // then initialises a loop, among dead values: the model predicts 80 B of
