@@ -198,6 +198,14 @@ class Worker:
             fail("verifier", "input", "", "the generated program does not "
                  "verify: " + error)
             return kind, stats, failures, {}
+        if "call @" in text:
+            # Function passes see callees through the calls' workspaces, as
+            # a user running them alone must provide: annotate first.
+            text, error = self.run(text, "memsched-annotate-calls")
+            if error:
+                fail("diagnostic", "memsched-annotate-calls",
+                     "memsched-annotate-calls", error)
+                return kind, stats, failures, {}
         specs = pass_specs(rng)
         execute = op_count(text) <= self.args.exec_ops
         outcomes = {}
@@ -350,10 +358,16 @@ def crashed(completed):
 
 
 def subprocess_checks(args, seed, outcomes):
-    """Failures found by running memsched-opt itself on program ``seed``."""
+    """Failures found by running memsched-opt itself on program ``seed``
+    (with its calls annotated, as the in-process checks run it)."""
     _, text, _, kind = generate(seed)
     failures = []
     opt = args.opt
+    if "call @" in text:
+        annotated = opt_run(opt, text, ["-memsched-annotate-calls", "-o", "-"],
+                            args.timeout)
+        if annotated.returncode == 0:
+            text = annotated.stdout
     checks = []
     # Control flow is modelled from above (a body's writes in place may
     # count as allocations): its check is that bound.

@@ -49,8 +49,14 @@ bool mlir::memsched::isStructuredControlFlow(Operation *op) {
 static int64_t saturatingMul(int64_t value, int64_t factor) {
   int64_t product;
   if (llvm::MulOverflow(value, factor, product))
-    return std::numeric_limits<int64_t>::max() / 4;
+    return std::numeric_limits<int64_t>::max();
   return product;
+}
+static int64_t saturatingAdd(int64_t value, int64_t other) {
+  int64_t sum;
+  if (llvm::AddOverflow(value, other, sum))
+    return std::numeric_limits<int64_t>::max();
+  return sum;
 }
 
 OpCost CostModel::getControlFlowCost(Operation *op) const {
@@ -61,8 +67,9 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
     for (Block &block : region)
       for (Operation &nested : block.without_terminator()) {
         OpCost cost = getCost(&nested);
-        regionCost.flops += cost.flops;
-        regionCost.bytesMoved += cost.bytesMoved;
+        regionCost.flops = saturatingAdd(regionCost.flops, cost.flops);
+        regionCost.bytesMoved =
+            saturatingAdd(regionCost.bytesMoved, cost.bytesMoved);
         regionCost.seconds += cost.seconds;
         regionCost.workspaceBytes =
             std::max(regionCost.workspaceBytes, cost.workspaceBytes);
@@ -87,8 +94,8 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
       }
       continue;
     }
-    total.flops += cost.flops;
-    total.bytesMoved += cost.bytesMoved;
+    total.flops = saturatingAdd(total.flops, cost.flops);
+    total.bytesMoved = saturatingAdd(total.bytesMoved, cost.bytesMoved);
     total.seconds += cost.seconds;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
@@ -96,8 +103,11 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
     std::optional<int64_t> upper = getConstantIntValue(forOp.getUpperBound());
     std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
     int64_t trips = 1;
-    if (lower && upper && step && *step > 0)
-      trips = *upper > *lower ? llvm::divideCeil(*upper - *lower, *step) : 0;
+    int64_t span;
+    // Signed bounds (an unsigned loop's count is estimated as one trip).
+    if (lower && upper && step && *step > 0 && !forOp.getUnsignedCmp() &&
+        !llvm::SubOverflow(*upper, *lower, span))
+      trips = span > 0 ? llvm::divideCeil(span, *step) : 0;
     else
       isEstimate = true;
     total.flops = saturatingMul(total.flops, trips);

@@ -7,9 +7,14 @@
 #include "memsched/Analysis/MemoryReport.h"
 
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
+#include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/Footprint.h"
+#include "memsched/Scheduling/MemorySimulator.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -432,6 +437,91 @@ mlir::memsched::computeModelPeak(func::FuncOp func,
   return profile->peakBytes();
 }
 
+namespace {
+class CalleeMemory {
+public:
+  explicit CalleeMemory(const CostModel &costModel) : costModel(costModel) {}
+
+  /// Annotates the calls in `func` (their callees first), then returns the
+  /// peak of transient bytes of `func`.
+  int64_t annotate(func::FuncOp func);
+
+private:
+  /// Every tensor `func` makes, at once: the bound where no order is known.
+  static int64_t countEveryTensor(func::FuncOp func);
+
+  const CostModel &costModel;
+  DenseMap<Operation *, int64_t> peakOf;
+  DenseSet<Operation *> active;
+};
+} // namespace
+
+static int64_t getCallTensorBytes(Type type) {
+  return isa<RankedTensorType>(type) ? getStorageBytes(type).value_or(0) : 0;
+}
+
+int64_t CalleeMemory::countEveryTensor(func::FuncOp func) {
+  int64_t bytes = 0;
+  func.walk([&](Operation *op) {
+    // An empty tensor allocates at its first write, a constant is a global.
+    if (isa<tensor::EmptyOp>(op) || op->hasTrait<OpTrait::ConstantLike>())
+      return;
+    for (Type type : op->getResultTypes())
+      bytes += getCallTensorBytes(type);
+  });
+  return bytes;
+}
+
+int64_t CalleeMemory::annotate(func::FuncOp func) {
+  if (auto known = peakOf.find(func); known != peakOf.end())
+    return known->second;
+  if (!active.insert(func).second)
+    return countEveryTensor(func); // Recursion: no order to simulate.
+  Builder builder(func.getContext());
+  func.walk([&](CallOpInterface call) {
+    auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+    if (!callee || callee.isExternal())
+      return;
+    int64_t bytes = annotate(callee);
+    for (Type type : call->getResultTypes())
+      bytes -= getCallTensorBytes(type);
+    call->setAttr(kWorkspaceAttrName,
+                  builder.getI64IntegerAttr(std::max<int64_t>(bytes, 0)));
+  });
+  int64_t peak = -1;
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() == TensorGraphStatus::Built)
+    if (std::optional<scheduling::MemoryProfile> profile =
+            scheduling::simulateMemory(graph.getProblem(),
+                                       graph.getProblem().programOrder()))
+      peak = profile->peakTransientBytes;
+  if (peak < 0)
+    peak = countEveryTensor(func);
+  active.erase(func);
+  peakOf[func] = peak;
+  return peak;
+}
+
+void mlir::memsched::annotateCallWorkspaces(ModuleOp module) {
+  // Sizes only: any device gives the same bytes.
+  CostModel costModel(*DeviceSpec::getPreset("h100"));
+  CalleeMemory memory(costModel);
+  module.walk([&](func::FuncOp func) {
+    if (!func.isExternal())
+      memory.annotate(func);
+  });
+}
+
+bool mlir::memsched::hasUnannotatedCalls(ModuleOp module) {
+  WalkResult found = module.walk([&](CallOpInterface call) {
+    auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+    if (callee && !callee.isExternal() && !call->hasAttr(kWorkspaceAttrName))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 FailureOr<std::vector<FunctionReport>>
 mlir::memsched::analyzeModule(ModuleOp module, StringRef device,
                               StringRef passName) {
@@ -453,6 +543,14 @@ mlir::memsched::analyzeModule(ModuleOp module, StringRef device,
     if (failed(spec))
       return failure();
     given = *spec;
+  }
+  // Calls count their callees' memory: on a copy, the report changes
+  // nothing.
+  OwningOpRef<ModuleOp> annotated;
+  if (hasUnannotatedCalls(module)) {
+    annotated = module.clone();
+    annotateCallWorkspaces(*annotated);
+    module = *annotated;
   }
   bool anyFailed = false;
   module.walk([&](func::FuncOp func) {

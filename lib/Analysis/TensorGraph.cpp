@@ -76,102 +76,132 @@ static bool isCollapsible(ArrayRef<int64_t> strides, ArrayRef<int64_t> shape,
   return true;
 }
 
-static std::optional<SmallVector<int64_t>> getViewStrides(Value value);
-
-/// The source of a collapse or reshape that needs no copy, else null: a
-/// non-contiguous view (a strided slice, say) is copied by bufferization.
-template <typename ReshapeOp>
-static Value getReshapeSource(ReshapeOp op,
-                              ArrayRef<ReassociationIndices> reassociation) {
-  auto type = cast<RankedTensorType>(op.getSrc().getType());
-  std::optional<SmallVector<int64_t>> strides = getViewStrides(op.getSrc());
-  if (!type.hasStaticShape() || !strides ||
-      !isCollapsible(*strides, type.getShape(), reassociation))
-    return Value();
-  return op.getSrc();
-}
-
-/// Returns the source whose buffer `op`'s results alias, for ops that
-/// bufferize to views; null otherwise.
-static Value getViewSource(Operation *op) {
+/// The source `op` would view if its layout allows: slices, casts,
+/// reshapes and other view-like ops; null for anything else.
+static Value getViewCandidateSource(Operation *op) {
   if (auto view = dyn_cast<ViewLikeOpInterface>(op))
     return view.getViewSource();
   return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case<tensor::CollapseShapeOp>(
-          [](tensor::CollapseShapeOp collapse) -> Value {
-            return getReshapeSource(collapse,
-                                    collapse.getReassociationIndices());
-          })
-      .Case<tensor::ReshapeOp>([](tensor::ReshapeOp reshape) -> Value {
-        auto type = cast<RankedTensorType>(reshape.getSource().getType());
-        ReassociationIndices all(type.getRank());
-        std::iota(all.begin(), all.end(), 0);
-        std::optional<SmallVector<int64_t>> strides =
-            getViewStrides(reshape.getSource());
-        if (type.getRank() > 0 &&
-            (!type.hasStaticShape() || !strides ||
-             !isCollapsible(*strides, type.getShape(), {all})))
-          return Value();
-        return reshape.getSource();
-      })
-      .Case<tensor::ExpandShapeOp>(
-          [](tensor::ExpandShapeOp expand) -> Value { return expand.getSrc(); })
-      .Case<tensor::ExtractSliceOp, tensor::CastOp, tensor::BitcastOp>(
+      .Case<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          [](auto reshape) -> Value { return reshape.getSrc(); })
+      .Case<tensor::ExtractSliceOp, tensor::CastOp, tensor::ReshapeOp,
+            tensor::BitcastOp>(
           [](auto viewOp) -> Value { return viewOp.getSource(); })
       .Default([](Operation *) { return Value(); });
 }
 
-/// The strides of the buffer `value` is a view of, in elements: row-major
-/// for a buffer of its own; std::nullopt where one is not static.
-static std::optional<SmallVector<int64_t>> getViewStrides(Value value) {
+/// The layout of the buffer `value` is (a view of): its strides in elements
+/// and whether it starts at its buffer's first element with row-major
+/// strides (what memref.reshape needs).
+struct ViewLayout {
+  SmallVector<int64_t> strides;
+  bool identity = true;
+};
+
+/// The layout of `value`'s buffer view; std::nullopt where it is not known
+/// statically (dynamic strides, a loop-carried argument or a control-flow
+/// result, whose layout bufferization may make fully dynamic). One walk up
+/// the chain of views.
+static std::optional<ViewLayout> getViewLayout(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())
     return std::nullopt;
+  ViewLayout contiguous{getContiguousStrides(type.getShape()), true};
   Operation *def = value.getDefiningOp();
-  Value source = def ? getViewSource(def) : Value();
-  if (!source)
-    return getContiguousStrides(type.getShape());
-  std::optional<SmallVector<int64_t>> sourceStrides = getViewStrides(source);
-  if (!sourceStrides)
+  if (!def) {
+    // A function argument is a buffer of its own; a region's argument
+    // carries whatever layout its op passes in.
+    auto argument = cast<BlockArgument>(value);
+    if (isa<func::FuncOp>(argument.getOwner()->getParentOp()))
+      return contiguous;
     return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<SmallVector<int64_t>>>(def)
-      .Case<tensor::ExtractSliceOp>([&](tensor::ExtractSliceOp slice)
-                                        -> std::optional<SmallVector<int64_t>> {
-        if (ShapedType::isDynamicShape(slice.getStaticStrides()))
-          return std::nullopt;
-        llvm::SmallBitVector dropped = slice.getDroppedDims();
-        SmallVector<int64_t> strides;
-        for (auto [dim, step] : llvm::enumerate(slice.getStaticStrides()))
-          if (!dropped.test(dim))
-            strides.push_back((*sourceStrides)[dim] * step);
-        return strides;
-      })
-      .Case<tensor::ExpandShapeOp>([&](tensor::ExpandShapeOp expand) {
-        SmallVector<int64_t> strides(type.getRank(), 1);
-        for (auto [sourceDim, group] :
-             llvm::enumerate(expand.getReassociationIndices())) {
-          int64_t stride = (*sourceStrides)[sourceDim];
-          for (int64_t dim : llvm::reverse(group)) {
-            strides[dim] = stride;
-            stride *= type.getDimSize(dim);
-          }
-        }
-        return std::optional<SmallVector<int64_t>>(strides);
-      })
-      .Case<tensor::CollapseShapeOp>([&](tensor::CollapseShapeOp collapse) {
-        SmallVector<int64_t> strides;
-        for (const ReassociationIndices &group :
-             collapse.getReassociationIndices())
-          strides.push_back((*sourceStrides)[group.back()]);
-        return std::optional<SmallVector<int64_t>>(strides);
-      })
+  }
+  if (isStructuredControlFlow(def))
+    return std::nullopt;
+  Value source = getViewCandidateSource(def);
+  if (!source)
+    return contiguous;
+  std::optional<ViewLayout> sourceLayout = getViewLayout(source);
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  // A reshape or collapse that cannot view its source copies it into a
+  // buffer of its own.
+  if (isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(def)) {
+    if (!sourceLayout || !sourceType.hasStaticShape())
+      return contiguous;
+    bool views;
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
+      views = isCollapsible(sourceLayout->strides, sourceType.getShape(),
+                            collapse.getReassociationIndices());
+    else
+      views = sourceLayout->identity;
+    if (!views)
+      return contiguous;
+  }
+  if (!sourceLayout)
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<ViewLayout>>(def)
+      .Case<tensor::ExtractSliceOp>(
+          [&](tensor::ExtractSliceOp slice) -> std::optional<ViewLayout> {
+            if (ShapedType::isDynamicShape(slice.getStaticStrides()))
+              return std::nullopt;
+            llvm::SmallBitVector dropped = slice.getDroppedDims();
+            ViewLayout layout;
+            for (auto [dim, step] : llvm::enumerate(slice.getStaticStrides()))
+              if (!dropped.test(dim))
+                layout.strides.push_back(sourceLayout->strides[dim] * step);
+            // A slice of a whole buffer is the buffer's layout only when it
+            // is the whole buffer.
+            layout.identity =
+                sourceLayout->identity && slice.getType() == sourceType;
+            return layout;
+          })
+      .Case<tensor::ExpandShapeOp>(
+          [&](tensor::ExpandShapeOp expand) -> std::optional<ViewLayout> {
+            ViewLayout layout{SmallVector<int64_t>(type.getRank(), 1),
+                              sourceLayout->identity};
+            for (auto [sourceDim, group] :
+                 llvm::enumerate(expand.getReassociationIndices())) {
+              int64_t stride = sourceLayout->strides[sourceDim];
+              for (int64_t dim : llvm::reverse(group)) {
+                layout.strides[dim] = stride;
+                stride *= type.getDimSize(dim);
+              }
+            }
+            return layout;
+          })
+      .Case<tensor::CollapseShapeOp>(
+          [&](tensor::CollapseShapeOp collapse) -> std::optional<ViewLayout> {
+            ViewLayout layout{{}, sourceLayout->identity};
+            for (const ReassociationIndices &group :
+                 collapse.getReassociationIndices())
+              layout.strides.push_back(sourceLayout->strides[group.back()]);
+            return layout;
+          })
+      .Case<tensor::ReshapeOp>(
+          [&](Operation *) -> std::optional<ViewLayout> { return contiguous; })
       .Case<tensor::CastOp, tensor::BitcastOp>(
-          [&](Operation *) { return sourceStrides; })
-      .Case<tensor::ReshapeOp>([&](Operation *) {
-        return std::optional<SmallVector<int64_t>>(
-            getContiguousStrides(type.getShape()));
-      })
+          [&](Operation *) { return sourceLayout; })
       .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Returns the source whose buffer `op`'s results alias, for ops that
+/// bufferize to views; null otherwise. A collapse or tensor.reshape views
+/// its source only where the layout allows (merging dims, an identity
+/// layout); otherwise bufferization copies.
+static Value getViewSource(Operation *op) {
+  Value source = getViewCandidateSource(op);
+  if (!source || !isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(op))
+    return source;
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  std::optional<ViewLayout> layout = getViewLayout(source);
+  if (!layout || !sourceType.hasStaticShape())
+    return Value();
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return isCollapsible(layout->strides, sourceType.getShape(),
+                         collapse.getReassociationIndices())
+               ? source
+               : Value();
+  return layout->identity ? source : Value();
 }
 
 /// Returns true if `op` reads the buffer of `initValue`'s init through another
@@ -223,12 +253,13 @@ static bool hasPayloadRegionsOnly(Operation *op) {
 }
 
 /// Whether `op`, nested in control flow, allocates its tensor results: not
-/// a view, a lazily allocated empty tensor, a constant (a global), a
-/// terminator or control flow (whose own bodies allocate).
+/// a view, a lazily allocated empty tensor, a constant (a global) or a
+/// terminator. Nested control flow counts its results as new buffers too
+/// (an upper bound: a nested loop may reuse its init).
 static bool allocatesResults(Operation *op) {
   return !getViewSource(op) && !isa<tensor::EmptyOp>(op) &&
          !op->hasTrait<OpTrait::ConstantLike>() &&
-         !op->hasTrait<OpTrait::IsTerminator>() && !isStructuredControlFlow(op);
+         !op->hasTrait<OpTrait::IsTerminator>();
 }
 
 /// Whether nested destination-style `op` writes its result into `init`'s
@@ -259,7 +290,9 @@ static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
   }
   Operation *def = value.getDefiningOp();
   return def->getBlock() == op->getBlock() && !getViewSource(def) &&
-         !isa<tensor::EmptyOp>(def) && !def->hasTrait<OpTrait::ConstantLike>();
+         !isa<tensor::EmptyOp>(def) &&
+         !def->hasTrait<OpTrait::ConstantLike>() &&
+         !isStructuredControlFlow(def);
 }
 
 /// Whether `result` of an op nested in control flow is a new allocation.
@@ -278,9 +311,11 @@ static int64_t getTensorBytes(Value value) {
   return getStorageBytes(value.getType()).value_or(0);
 }
 
-/// The bytes of the values `forOp`'s body yields that bufferization must
-/// copy into a new buffer: all but the loop-carried argument itself, a new
-/// allocation of the body, or writes in place into that argument.
+/// The bytes a loop body holds for the values `forOp`'s body yields in
+/// place of its carried ones: a copy of each (unless the body allocated it)
+/// and the previous iteration's buffer, live while the new one is made. A
+/// yield of the carried argument, or of writes in place into it, holds
+/// nothing.
 static int64_t getYieldCopyBytes(scf::ForOp forOp) {
   Block *body = forOp.getBody();
   int64_t bytes = 0;
@@ -299,9 +334,26 @@ static int64_t getYieldCopyBytes(scf::ForOp forOp) {
     bool fresh = isa<OpResult>(root) &&
                  cast<OpResult>(root).getOwner()->getBlock() == body &&
                  allocatesResult(cast<OpResult>(root));
-    if (root != carried && !fresh)
+    if (root == carried)
+      continue;
+    // A copy unless the body allocated it; either way the previous
+    // iteration's buffer is still live while this one is made.
+    if (!fresh)
       bytes += getTensorBytes(yielded);
+    bytes += getTensorBytes(yielded);
   }
+  return bytes;
+}
+
+/// The bytes `whileOp` holds for the values its regions pass each other:
+/// every one counted twice (a copy and the previous iteration's), whatever
+/// it is.
+static int64_t getWhileCarriedBytes(scf::WhileOp whileOp) {
+  int64_t bytes = 0;
+  for (Region *region : {&whileOp.getBefore(), &whileOp.getAfter()})
+    for (Block &block : *region)
+      for (Value passed : block.getTerminator()->getOperands())
+        bytes += 2 * getTensorBytes(passed);
   return bytes;
 }
 
@@ -318,29 +370,29 @@ static int64_t getBodyAllocationBytes(Operation *op) {
   bool yieldsAreResults =
       isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
   int64_t total = 0;
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    total += getYieldCopyBytes(forOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    total += getWhileCarriedBytes(whileOp);
   for (Region &region : op->getRegions()) {
     int64_t bytes = 0;
     region.walk<WalkOrder::PreOrder>([&](Operation *nested) {
       for (OpResult result : nested->getResults())
         if (allocatesResult(result))
           bytes += getTensorBytes(result);
+      // A nested loop's carried values, as its own.
+      if (auto nestedFor = dyn_cast<scf::ForOp>(nested))
+        bytes += getYieldCopyBytes(nestedFor);
+      if (auto nestedWhile = dyn_cast<scf::WhileOp>(nested))
+        bytes += getWhileCarriedBytes(nestedWhile);
       return hasPayloadRegionsOnly(nested) ? WalkResult::skip()
                                            : WalkResult::advance();
     });
-    if (auto forOp = dyn_cast<scf::ForOp>(op))
-      bytes += getYieldCopyBytes(forOp);
-    if (isa<scf::WhileOp>(op)) {
-      // Carried values that are not new allocations of the body are copied
-      // (counted whatever they are: the two regions pass them around).
-      for (Block &block : region)
-        for (Value yielded : block.getTerminator()->getOperands())
-          if (!yielded.getDefiningOp() ||
-              yielded.getDefiningOp()->getBlock() != &block ||
-              !allocatesResult(cast<OpResult>(yielded)))
-            bytes += getTensorBytes(yielded);
-    }
     if (yieldsAreResults) {
       for (Block &block : region) {
+        // Only what the op yields (a multi-block region also branches).
+        if (!isa<scf::YieldOp>(block.getTerminator()))
+          continue;
         llvm::SmallDenseSet<Value> counted;
         for (Value yielded : block.getTerminator()->getOperands()) {
           Operation *def = yielded.getDefiningOp();

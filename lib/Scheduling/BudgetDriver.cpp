@@ -111,7 +111,7 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
       if (fastest.has() &&
           fastest.evaluation().timeSeconds <= options.inputTimeSeconds)
         break;
-      if (strategy > 0 && outOfTime())
+      if (fastest.has() && outOfTime())
         break;
       int64_t target = firstTarget;
       bool fits = false, raised = false;

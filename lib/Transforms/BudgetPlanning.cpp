@@ -484,7 +484,10 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   // time limit, the plan from the function as it is stands (its footprint
   // was measured after cleanup too).
   bool outOfTime = timeLimitSeconds > 0 && secondsLeft() <= 0;
-  if (outOfTime || countOps(canonical) == countOps(func)) {
+  bool canonicalDiffers = countOps(canonical) != countOps(func);
+  if (outOfTime && canonicalDiffers)
+    asIs.result->stoppedByTimeLimit = true;
+  if (outOfTime || !canonicalDiffers) {
     canonical.erase();
   } else {
     if (failed(plan(canonicalForm, canonical)))

@@ -11,7 +11,7 @@
 // RUN: memsched-opt %t/choice.mlir -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=CHOICE-MODEL
 // A loop whose body yields a new tensor each iteration bufferizes (it
 // returns a new buffer), and runs alike before and after planning.
-// RUN: memsched-opt %t/fresh-yield.mlir -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=FRESH
+// RUN: memsched-opt %t/fresh-yield.mlir -test-memsched-check-bufferization-model=upper-bound -o /dev/null | FileCheck %s --check-prefix=FRESH
 // RUN: memsched-opt %t/fresh-yield.mlir -memsched-exec-harness=func=fresh -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/fresh-original.txt
 // RUN: memsched-opt %t/fresh-yield.mlir -memsched-optimize=budget=min 2>/dev/null | memsched-opt -memsched-exec-harness=func=fresh -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/fresh-optimized.txt
 // RUN: diff %t/fresh-original.txt %t/fresh-optimized.txt
@@ -104,8 +104,10 @@ func.func @choice(%x: tensor<256xf32>, %c: i1) -> tensor<256xf32> {
 
 //--- fresh-yield.mlir
 // The body yields a new tensor, not its carried one: bufferization
-// allocates it in the body (counted there: 1 KiB) and the loop returns it.
-// FRESH: bufferization-model @fresh scf.for body predicted 1024 bufferized 1024
+// allocates it in the body (1 KiB) and the loop returns it; while it is
+// made, the previous iteration's (1 KiB) is still live, which the checker,
+// counting each allocation once, does not see.
+// FRESH: bufferization-model @fresh scf.for body predicted 2048 bufferized 1024
 func.func @fresh(%x: tensor<256xf32>) -> tensor<256xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

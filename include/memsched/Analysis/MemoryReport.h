@@ -162,11 +162,25 @@ FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
 std::optional<int64_t> computeModelPeak(func::FuncOp func,
                                         const CostModel &costModel);
 
+/// Sets `memsched.workspace` on every call in `module` to a function with a
+/// body: what the callee holds at its peak (its transients in its current
+/// order, its own calls counted first the same way) less the call's
+/// results; every tensor its body makes where it cannot be simulated (a
+/// recursive callee, one outside the model). Function passes may not read
+/// other functions, so this is how they see callees.
+void annotateCallWorkspaces(ModuleOp module);
+
+/// Whether some call in `module` to a function with a body has no
+/// `memsched.workspace` yet.
+bool hasUnannotatedCalls(ModuleOp module);
+
 /// Analyzes every function with a body in `module`, in walk order, for the
 /// device `device` names, or when it is empty the device each function
 /// records (DeviceSpec::resolveOrEmitError). Fails when some function cannot
 /// be analyzed (its error is emitted, prefixed with `passName`); skipped
-/// functions are reported as such.
+/// functions are reported as such. Calls count what their callees hold
+/// (annotateCallWorkspaces, on a copy when the module's calls are not
+/// annotated yet).
 FailureOr<std::vector<FunctionReport>>
 analyzeModule(ModuleOp module, StringRef device,
               StringRef passName = "memsched-report");
