@@ -69,3 +69,18 @@ func.func @reshape_columns(%x: tensor<8x12xf32>) -> tensor<16xf32> {
   %n = linalg.negf ins(%c : tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
   return %n : tensor<16xf32>
 }
+
+// -----
+
+// tensor.reshape needs its source to start at its buffer's first element
+// with row-major strides: two whole rows from row 3 are contiguous but
+// offset, so they are copied too (96 B, and 96 B of negf).
+// CHECK: bufferization-model @reshape_rows predicted 192 bufferized 192{{$}}
+func.func @reshape_rows(%x: tensor<8x12xf32>) -> tensor<24xf32> {
+  %shape = arith.constant dense<[24]> : tensor<1xindex>
+  %s = tensor.extract_slice %x[3, 0] [2, 12] [1, 1] : tensor<8x12xf32> to tensor<2x12xf32>
+  %c = tensor.reshape %s(%shape) : (tensor<2x12xf32>, tensor<1xindex>) -> tensor<24xf32>
+  %e = tensor.empty() : tensor<24xf32>
+  %n = linalg.negf ins(%c : tensor<24xf32>) outs(%e : tensor<24xf32>) -> tensor<24xf32>
+  return %n : tensor<24xf32>
+}
