@@ -59,23 +59,23 @@ static int64_t saturatingAdd(int64_t value, int64_t other) {
   return sum;
 }
 
+void OpCost::add(const OpCost &other) {
+  flops = saturatingAdd(flops, other.flops);
+  bytesMoved = saturatingAdd(bytesMoved, other.bytesMoved);
+  seconds += other.seconds;
+  workspaceBytes = std::max(workspaceBytes, other.workspaceBytes);
+  isMeasured |= other.isMeasured;
+  isEstimate |= other.isEstimate;
+}
+
 OpCost CostModel::getControlFlowCost(Operation *op) const {
   SmallVector<OpCost> regionCosts;
   bool isEstimate = isa<scf::WhileOp>(op);
   for (Region &region : op->getRegions()) {
     OpCost regionCost;
     for (Block &block : region)
-      for (Operation &nested : block.without_terminator()) {
-        OpCost cost = getCost(&nested);
-        regionCost.flops = saturatingAdd(regionCost.flops, cost.flops);
-        regionCost.bytesMoved =
-            saturatingAdd(regionCost.bytesMoved, cost.bytesMoved);
-        regionCost.seconds += cost.seconds;
-        regionCost.workspaceBytes =
-            std::max(regionCost.workspaceBytes, cost.workspaceBytes);
-        regionCost.isEstimate |= cost.isEstimate;
-        regionCost.isMeasured |= cost.isMeasured;
-      }
+      for (Operation &nested : block.without_terminator())
+        regionCost.add(getCost(&nested));
     regionCosts.push_back(regionCost);
   }
   OpCost total;
@@ -83,20 +83,18 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
   // regions (scf.while's condition and body) all run, each iteration.
   bool isChoice = isa<scf::IfOp, scf::IndexSwitchOp>(op);
   for (const OpCost &cost : regionCosts) {
+    if (!isChoice) {
+      total.add(cost);
+      continue;
+    }
     total.workspaceBytes = std::max(total.workspaceBytes, cost.workspaceBytes);
     total.isEstimate |= cost.isEstimate;
     total.isMeasured |= cost.isMeasured;
-    if (isChoice) {
-      if (cost.seconds >= total.seconds) {
-        total.seconds = cost.seconds;
-        total.flops = cost.flops;
-        total.bytesMoved = cost.bytesMoved;
-      }
-      continue;
+    if (cost.seconds >= total.seconds) {
+      total.seconds = cost.seconds;
+      total.flops = cost.flops;
+      total.bytesMoved = cost.bytesMoved;
     }
-    total.flops = saturatingAdd(total.flops, cost.flops);
-    total.bytesMoved = saturatingAdd(total.bytesMoved, cost.bytesMoved);
-    total.seconds += cost.seconds;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     std::optional<int64_t> lower = getConstantIntValue(forOp.getLowerBound());

@@ -733,16 +733,6 @@ static llvm::SetVector<Value> usedValues(Operation &op) {
   return used;
 }
 
-/// Adds `cost` into `total`: work and time add up, workspace is the largest.
-static void accumulate(OpCost &total, const OpCost &cost) {
-  total.flops += cost.flops;
-  total.bytesMoved += cost.bytesMoved;
-  total.seconds += cost.seconds;
-  total.workspaceBytes = std::max(total.workspaceBytes, cost.workspaceBytes);
-  total.isMeasured |= cost.isMeasured;
-  total.isEstimate |= cost.isEstimate;
-}
-
 void TensorGraphBuilder::run() {
   if (failed(checkStructure()))
     return;
@@ -776,7 +766,7 @@ void TensorGraphBuilder::run() {
     for (Operation *op : ops) {
       OpCost cost = costModel.getCost(op);
       graph.numEstimatedOps += cost.isEstimate;
-      accumulate(graph.costs[taskId], cost);
+      graph.costs[taskId].add(cost);
       task.isFence |= !isMemoryEffectFree(op) || isa<CallOpInterface>(op);
     }
     // Control flow holds what its bodies allocate while it runs.

@@ -33,6 +33,10 @@ struct OpCost {
   bool isMeasured = false;
   /// The op has no cost interface; the figures are a conservative estimate.
   bool isEstimate = false;
+
+  /// Adds `other`, run after this: work and time add up (saturating),
+  /// workspace is the larger, the flags combine.
+  void add(const OpCost &other);
 };
 
 /// Whether `op` is structured control flow memsched plans as one task
