@@ -136,8 +136,10 @@ double sumOfDurations(const RematGraph &graph) {
 /// planRemat on \p problem (checked by re-expansion and simulation).
 std::optional<RematPlan> plan(const Problem &problem, RematAlgorithm algorithm,
                               int64_t budget, double timeLimit = 10.0,
-                              int64_t segments = 0) {
+                              int64_t segments = 0,
+                              bool singleRecompute = false) {
   RematOptions options;
+  options.singleRecompute = singleRecompute;
   options.algorithm = algorithm;
   options.budgetTransientBytes = budget;
   options.timeLimitSeconds = timeLimit;
@@ -171,11 +173,13 @@ std::string extraOf(const RematPlan &plan) {
 void printIlpComparison(const std::vector<NamedGraph> &graphs,
                         double ilpSeconds) {
   std::printf("## (a) memsched-remat's planner against the exact ILP\n\n");
-  std::printf("| graph | nodes | budget | ILP | ILP extra | ILP (s) | greedy "
-              "| chen | sequential | auto | auto / ILP |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| graph | nodes | budget | ILP | ILP extra | ILP (s) | greedy "
+      "| chen | sequential | auto (one recompute) | auto | auto / ILP |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::vector<double> ratios;
-  int bothMet = 0, ilpOnly = 0, exactMatches = 0;
+  int bothMet = 0, ilpOnly = 0, exactMatches = 0, oneGapMet = 0;
+  std::vector<double> oneGapRatios;
   for (const NamedGraph &named : graphs) {
     const RematGraph &graph = named.graph;
     std::string error;
@@ -208,6 +212,13 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
       RematPlan sequential =
           *plan(expanded->problem, RematAlgorithm::Sequential, budget);
       RematPlan best = *plan(expanded->problem, RematAlgorithm::Auto, budget);
+      RematPlan oneGap = *plan(expanded->problem, RematAlgorithm::Auto, budget,
+                               10.0, 0, /*singleRecompute=*/true);
+      if (oneGap.withinBudget) {
+        ++oneGapMet;
+        if (ilp->status == IlpStatus::Optimal && ilpExtra > 0)
+          oneGapRatios.push_back(oneGap.recomputeSeconds / ilpExtra);
+      }
       std::string ratio = "";
       if (ilp->status == IlpStatus::Optimal && best.withinBudget) {
         ++bothMet;
@@ -227,12 +238,13 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
       }
       std::printf(
           "| %s | %zu | %.2fx (%lld B) | %s | %s | %.2f | %s | %s | "
-          "%s | %s | %s |\n",
+          "%s | %s | %s | %s |\n",
           named.name.c_str(), graph.nodes.size(), fraction,
           static_cast<long long>(budget), stringifyIlpStatus(ilp->status),
           ilpMet ? std::to_string(static_cast<int64_t>(ilpExtra)).c_str() : "",
           ilp->solveSeconds, extraOf(greedy).c_str(), extraOf(chen).c_str(),
-          extraOf(sequential).c_str(), extraOf(best).c_str(), ratio.c_str());
+          extraOf(sequential).c_str(), extraOf(oneGap).c_str(),
+          extraOf(best).c_str(), ratio.c_str());
       std::fflush(stdout);
     }
   }
@@ -240,6 +252,18 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
   double logSum = 0;
   for (double r : ratios)
     logSum += std::log(r);
+  double oneGapLogSum = 0;
+  for (double r : oneGapRatios)
+    oneGapLogSum += std::log(r);
+  std::printf("\nauto in the earlier plan space (one recomputation per value, "
+              "made at the first late reader): "
+              "%d budgets met, extra time / ILP's over the %zu it meets "
+              "where the ILP proved a positive optimum: geometric mean "
+              "%.3f.\n",
+              oneGapMet, oneGapRatios.size(),
+              oneGapRatios.empty()
+                  ? 0.0
+                  : std::exp(oneGapLogSum / oneGapRatios.size()));
   std::printf("\nBudgets the ILP proved feasible and optimal: %d met by auto "
               "(%d at exactly the ILP's extra time), %d missed by auto. "
               "auto / ILP extra time over the %zu met ones with a positive "

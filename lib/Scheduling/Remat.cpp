@@ -46,12 +46,26 @@ struct BufferRecipe {
 };
 
 /// A buffer that can be dropped: recomputable, with a gap in its uses.
+/// One gap may have several candidates (variants) that differ in where the
+/// copy is made; at most one of them is dropped.
 struct Candidate {
   BufferId buffer = kNoId;
   /// Last use before the gap; the original is freed after it.
   TaskId dropAfter = kNoId;
   /// First read after the gap; reads from here on use the copy.
   TaskId firstLate = kNoId;
+  /// The copy is made right before this task: firstLate, or earlier, right
+  /// after the last use of an input of its definers, so that the input is
+  /// read before it dies instead of being recomputed too (Checkmate's
+  /// freedom to recompute at any stage).
+  TaskId insertBefore = kNoId;
+  /// Whether inputs of the definers that are dead by then are kept alive
+  /// until the copy is made, rather than recomputed with it.
+  bool keepsInputs = false;
+  /// The first variant of the same gap and the number of variants; the
+  /// variants of a gap are contiguous in the candidate list.
+  int32_t firstVariant = 0;
+  int32_t numVariants = 1;
 };
 
 /// A drop set turned into clone runs and redirected reads, plus its
@@ -70,7 +84,7 @@ struct Evaluation {
 /// Everything derived once from the problem.
 class RematContext {
 public:
-  explicit RematContext(const Problem &problem);
+  RematContext(const Problem &problem, bool singleRecompute);
 
   /// The buffers recomputed together with dropped candidate \p c: c, and
   /// recursively every input buffer that is dead by c's first late read,
@@ -81,12 +95,46 @@ public:
   std::vector<BufferId> collectGroup(int32_t c,
                                      const std::vector<char> &dropped,
                                      std::vector<BufferId> *extended) const;
-  /// Whether a clone made for candidate \p c reads the copy of candidate
-  /// \p a rather than a's original.
-  bool readsCopyOf(int32_t c, int32_t a,
-                   const std::vector<char> &dropped) const {
-    return a >= 0 && dropped[a] &&
-           candidates[c].firstLate > candidates[a].dropAfter;
+  /// The dropped gap of \p buffer whose copy a read at task \p reader sees:
+  /// the latest one that ends (frees its predecessor) before the reader, or
+  /// -1 when the reader sees the original.
+  int32_t copySource(BufferId buffer, TaskId reader,
+                     const std::vector<char> &dropped) const {
+    const std::vector<int32_t> &gaps = gapsOf[buffer];
+    for (auto it = gaps.rbegin(); it != gaps.rend(); ++it)
+      if (dropped[*it] && candidates[*it].dropAfter < reader)
+        return *it;
+    return -1;
+  }
+  /// The gap of \p buffer that spans task \p step (its variant that makes
+  /// the copy at the first late read), or -1.
+  int32_t gapSpanning(BufferId buffer, TaskId step) const {
+    for (int32_t c : gapsOf[buffer])
+      if (isLateVariant(c) && candidates[c].dropAfter < step &&
+          candidates[c].firstLate > step)
+        return c;
+    return -1;
+  }
+  /// Whether candidate \p c makes its copy at the first late read.
+  bool isLateVariant(int32_t c) const {
+    return candidates[c].insertBefore == candidates[c].firstLate &&
+           !candidates[c].keepsInputs;
+  }
+  /// Whether another variant of \p c's gap is dropped.
+  bool isVariantDropped(int32_t c, const std::vector<char> &dropped) const {
+    const Candidate &candidate = candidates[c];
+    for (int32_t k = candidate.firstVariant;
+         k < candidate.firstVariant + candidate.numVariants; ++k)
+      if (k != c && dropped[k])
+        return true;
+    return false;
+  }
+  /// Whether a clone run right before \p task can read \p input's
+  /// original: it is used at or right before that task, so the read extends
+  /// its life by no other task.
+  bool isAliveAt(BufferId input, TaskId task) const {
+    return recipes[input].lastUse != kNoId &&
+           recipes[input].lastUse + (singleRecompute ? 0 : 1) >= task;
   }
   /// Builds the plan of a drop set (flags by candidate index).
   RematPlan buildPlan(const std::vector<char> &dropped) const;
@@ -96,13 +144,15 @@ public:
 
   const Problem &problem;
   int32_t numTasks;
+  /// RematOptions::singleRecompute.
+  bool singleRecompute;
   /// Distinct values each task reads, in first-read order.
   std::vector<std::vector<ValueId>> reads;
   /// Values of each buffer.
   std::vector<std::vector<ValueId>> valuesIn;
   std::vector<BufferRecipe> recipes;
-  /// Candidate index of each buffer, or -1.
-  std::vector<int32_t> candidateOf;
+  /// Candidate indices of each buffer's gaps, in program order.
+  std::vector<std::vector<int32_t>> gapsOf;
   std::vector<Candidate> candidates;
   TaskId firstImpureDefiner = kNoId;
   mutable int64_t numEvaluations = 0;
@@ -123,8 +173,9 @@ struct SearchLimit {
 };
 } // namespace
 
-RematContext::RematContext(const Problem &problem)
-    : problem(problem), numTasks(static_cast<int32_t>(problem.numTasks())) {
+RematContext::RematContext(const Problem &problem, bool singleRecompute)
+    : problem(problem), numTasks(static_cast<int32_t>(problem.numTasks())),
+      singleRecompute(singleRecompute) {
   reads.resize(problem.numTasks());
   valuesIn.resize(problem.numBuffers());
   for (size_t v = 0; v < problem.numValues(); ++v) {
@@ -140,7 +191,8 @@ RematContext::RematContext(const Problem &problem)
 
   std::vector<bool> escaping = problem.escapingBuffers();
   recipes.resize(problem.numBuffers());
-  candidateOf.assign(problem.numBuffers(), -1);
+  gapsOf.resize(problem.numBuffers());
+  std::vector<std::pair<BufferId, TaskId>> gapBuffers;
   for (size_t b = 0; b < problem.numBuffers(); ++b) {
     const Buffer &buffer = problem.buffer(static_cast<BufferId>(b));
     BufferRecipe &recipe = recipes[b];
@@ -190,8 +242,19 @@ RematContext::RematContext(const Problem &problem)
     if (buffer.sizeBytes <= 0)
       continue;
 
-    // The gap: the largest distance between consecutive uses from the last
-    // write on.
+    gapBuffers.emplace_back(static_cast<BufferId>(b), lastWriter);
+  }
+  // Gaps, once every buffer's last use is known (early variants use their
+  // inputs').
+  for (auto [b, lastWriter] : gapBuffers) {
+    const BufferRecipe &recipe = recipes[b];
+    // The gaps: distances of at least two tasks between consecutive uses
+    // from the last write on. Each is a candidate of its own, so a value
+    // can be dropped and recomputed once per group of late readers; with
+    // singleRecompute only the largest gap is. The largest kMaxGapsPerBuffer
+    // are kept, which bounds the candidates of a value read all along the
+    // program.
+    constexpr size_t kMaxGapsPerBuffer = 16;
     std::vector<TaskId> uses{lastWriter};
     for (ValueId v : valuesIn[b])
       for (TaskId reader : problem.value(v).consumers)
@@ -199,22 +262,71 @@ RematContext::RematContext(const Problem &problem)
           uses.push_back(reader);
     std::sort(uses.begin(), uses.end());
     uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
-    int32_t bestGap = 1;
-    size_t gapAt = 0;
-    for (size_t i = 0; i + 1 < uses.size(); ++i) {
-      if (uses[i + 1] - uses[i] >= bestGap) {
-        bestGap = uses[i + 1] - uses[i];
-        gapAt = i + 1;
+    std::vector<size_t> gaps;
+    for (size_t i = 1; i < uses.size(); ++i)
+      if (uses[i] - uses[i - 1] >= 2)
+        gaps.push_back(i);
+    // Largest first; the later gap among equals, as the single-gap rule
+    // always chose.
+    std::stable_sort(gaps.begin(), gaps.end(), [&](size_t x, size_t y) {
+      return uses[x] - uses[x - 1] > uses[y] - uses[y - 1] ||
+             (uses[x] - uses[x - 1] == uses[y] - uses[y - 1] && x > y);
+    });
+    gaps.resize(std::min(gaps.size(), singleRecompute ? 1 : kMaxGapsPerBuffer));
+    std::sort(gaps.begin(), gaps.end());
+    for (size_t gapAt : gaps) {
+      Candidate candidate;
+      candidate.buffer = static_cast<BufferId>(b);
+      candidate.dropAfter = uses[gapAt - 1];
+      candidate.firstLate = uses[gapAt];
+      candidate.insertBefore = candidate.firstLate;
+      candidate.firstVariant = static_cast<int32_t>(candidates.size());
+      // Early variants: right after an input of the definers is last used
+      // inside the gap (the latest kMaxEarlyVariants such points), leaving
+      // at least one task between the drop and the copy.
+      constexpr size_t kMaxEarlyVariants = 3;
+      std::vector<TaskId> points;
+      if (!singleRecompute)
+        for (ValueId v : recipe.externalReads) {
+          BufferId input = problem.value(v).buffer;
+          if (problem.buffer(input).kind != BufferKind::Transient)
+            continue;
+          TaskId last = recipes[input].lastUse;
+          if (last == kNoId || last + 1 <= candidate.dropAfter + 1 ||
+              last + 1 >= candidate.firstLate)
+            continue;
+          points.push_back(last + 1);
+        }
+      std::sort(points.begin(), points.end(), std::greater<TaskId>());
+      points.erase(std::unique(points.begin(), points.end()), points.end());
+      points.resize(std::min(points.size(), kMaxEarlyVariants));
+      points.insert(points.begin(), candidate.firstLate);
+      // At each point, a variant that keeps the dead inputs alive until the
+      // copy is made where some input would otherwise be recomputed with it.
+      auto recomputesInputs = [&](TaskId point) {
+        for (ValueId v : recipe.externalReads) {
+          BufferId input = problem.value(v).buffer;
+          if (problem.buffer(input).kind == BufferKind::Transient &&
+              recipes[input].recomputable && !isAliveAt(input, point))
+            return true;
+        }
+        return false;
+      };
+      for (TaskId point : points) {
+        candidate.insertBefore = point;
+        candidate.keepsInputs = false;
+        candidates.push_back(candidate);
+        if (!singleRecompute && recomputesInputs(point)) {
+          candidate.keepsInputs = true;
+          candidates.push_back(candidate);
+        }
       }
+      candidate.numVariants =
+          static_cast<int32_t>(candidates.size()) - candidate.firstVariant;
+      for (int32_t k = candidate.firstVariant;
+           k < static_cast<int32_t>(candidates.size()); ++k)
+        candidates[k].numVariants = candidate.numVariants;
     }
-    if (bestGap < 2)
-      continue;
-    Candidate candidate;
-    candidate.buffer = static_cast<BufferId>(b);
-    candidate.dropAfter = uses[gapAt - 1];
-    candidate.firstLate = uses[gapAt];
-    candidateOf[b] = static_cast<int32_t>(candidates.size());
-    candidates.push_back(candidate);
   }
   // Candidates in program order of their last writer (the forward order).
   std::vector<size_t> order(candidates.size());
@@ -231,11 +343,17 @@ RematContext::RematContext(const Problem &problem)
     keys[c] = lastWriterOf(c);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  // The sort is stable and a buffer's candidates share their key, so the
+  // variants of a gap stay contiguous.
+  std::vector<int32_t> newIndex(candidates.size());
   std::vector<Candidate> sorted;
   for (size_t c : order) {
-    candidateOf[candidates[c].buffer] = static_cast<int32_t>(sorted.size());
+    newIndex[c] = static_cast<int32_t>(sorted.size());
+    gapsOf[candidates[c].buffer].push_back(static_cast<int32_t>(sorted.size()));
     sorted.push_back(candidates[c]);
   }
+  for (Candidate &candidate : sorted)
+    candidate.firstVariant = newIndex[candidate.firstVariant];
   candidates = std::move(sorted);
 }
 
@@ -256,12 +374,12 @@ RematContext::collectGroup(int32_t c, const std::vector<char> &dropped,
       BufferId input = problem.value(v).buffer;
       const Buffer &buffer = problem.buffer(input);
       if (buffer.kind != BufferKind::Transient || seen.count(input) ||
-          readsCopyOf(c, candidateOf[input], dropped) ||
-          recipes[input].lastUse >= candidates[c].firstLate)
+          copySource(input, candidates[c].insertBefore, dropped) >= 0 ||
+          isAliveAt(input, candidates[c].insertBefore))
         continue;
       seen.insert(input);
-      if (recipes[input].recomputable && buffer.sizeBytes * 64 > rootSize &&
-          group.size() < kMaxGroupSize) {
+      if (!candidates[c].keepsInputs && recipes[input].recomputable &&
+          buffer.sizeBytes * 64 > rootSize && group.size() < kMaxGroupSize) {
         group.push_back(input);
         continue;
       }
@@ -288,17 +406,18 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   // sweep; the loop only confirms it.
   std::vector<TaskId> insertAt(candidates.size(), kNoId);
   for (int32_t c : droppedList)
-    insertAt[c] = candidates[c].firstLate;
+    insertAt[c] = candidates[c].insertBefore;
   std::sort(droppedList.begin(), droppedList.end(), [&](int32_t x, int32_t y) {
-    return candidates[x].firstLate < candidates[y].firstLate;
+    return candidates[x].insertBefore < candidates[y].insertBefore;
   });
   for (bool changed = true; changed;) {
     changed = false;
     for (int32_t c : droppedList)
       for (BufferId member : groups[c])
         for (ValueId v : recipes[member].externalReads) {
-          int32_t a = candidateOf[problem.value(v).buffer];
-          if (readsCopyOf(c, a, dropped) && insertAt[c] < insertAt[a]) {
+          int32_t a = copySource(problem.value(v).buffer,
+                                 candidates[c].insertBefore, dropped);
+          if (a >= 0 && insertAt[c] < insertAt[a]) {
             insertAt[a] = insertAt[c];
             changed = true;
           }
@@ -344,7 +463,7 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
       const std::vector<TaskId> &consumers = problem.value(v).consumers;
       for (size_t i = 0; i < consumers.size(); ++i) {
         TaskId reader = consumers[i];
-        if (reader <= candidates[c].dropAfter ||
+        if (copySource(candidates[c].buffer, reader, dropped) != c ||
             std::find(consumers.begin(), consumers.begin() + i, reader) !=
                 consumers.begin() + i)
           continue;
@@ -362,8 +481,10 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
       TaskId source = kNoId;
       if (std::find(group.begin(), group.end(), buffer) != group.end())
         source = insertAt[owner];
-      else if (readsCopyOf(owner, candidateOf[buffer], dropped))
-        source = insertAt[candidateOf[buffer]];
+      else if (int32_t a =
+                   copySource(buffer, candidates[owner].insertBefore, dropped);
+               a >= 0)
+        source = insertAt[a];
       if (source != kNoId)
         plan.redirects.push_back(
             {numTasks + static_cast<int32_t>(k), v, copyAt(source, v)});
@@ -371,6 +492,9 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
     plan.recomputeSeconds += problem.task(plan.clones[k].task).duration;
   }
   std::sort(plan.droppedBuffers.begin(), plan.droppedBuffers.end());
+  plan.droppedBuffers.erase(
+      std::unique(plan.droppedBuffers.begin(), plan.droppedBuffers.end()),
+      plan.droppedBuffers.end());
   return plan;
 }
 
@@ -545,6 +669,12 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
 }
 
 namespace {
+/// A plan with the drop set it was built from (flags by candidate index).
+struct DropPlan {
+  RematPlan plan;
+  std::vector<char> dropped;
+};
+
 /// Whether \p a is a better plan than \p b: within budget first, then less
 /// recompute time; out of budget, the lower peak.
 bool isBetter(const RematPlan &a, const RematPlan &b) {
@@ -557,20 +687,35 @@ bool isBetter(const RematPlan &a, const RematPlan &b) {
   return a.peakTransientAfter < b.peakTransientAfter;
 }
 
+/// The bytes above \p budget summed over the steps of \p evaluation
+/// (saturating); the largest value for an invalid drop set.
+int64_t overflowOf(const Evaluation &evaluation, int64_t budget) {
+  if (!evaluation.isValid)
+    return INT64_MAX;
+  int64_t sum = 0;
+  for (int64_t bytes : evaluation.profile.liveBytes)
+    if (bytes > budget)
+      sum = bytes - budget > INT64_MAX - sum ? INT64_MAX : sum + bytes - budget;
+  return sum;
+}
+
 /// The drop phase of the greedy: from \p dropped (a warm start), drops
 /// candidates at the peak step until the budget is met or nothing at the
 /// peak can be dropped. Leaves the final drop set in \p dropped and returns
 /// the best plan seen; lowers \p smallestPeak to the lowest peak seen.
-std::optional<RematPlan>
+/// Candidates flagged in \p forbidden, if given, are never dropped.
+std::optional<DropPlan>
 dropUntilBudget(const RematContext &context, int64_t budget,
                 std::vector<char> &dropped, int64_t &smallestPeak,
-                const SearchLimit &limit, std::string *error) {
+                const SearchLimit &limit, std::string *error,
+                const std::vector<char> *forbidden = nullptr) {
   const Problem &problem = context.problem;
   size_t numCandidates = context.candidates.size();
-  std::optional<RematPlan> best;
+  std::optional<DropPlan> best;
   // A batch that does not lower the peak is undone and retried at half the
   // size; a single candidate that does not is never tried again.
-  std::vector<char> rejected(numCandidates, 0);
+  std::vector<char> rejected =
+      forbidden ? *forbidden : std::vector<char>(numCandidates, 0);
   std::vector<size_t> lastBatch;
   size_t batchLimit = numCandidates;
   std::optional<Evaluation> previous;
@@ -579,9 +724,12 @@ dropUntilBudget(const RematContext &context, int64_t budget,
         context.evaluate(dropped, budget, error);
     if (!current)
       return std::nullopt;
-    if (previous && !lastBatch.empty() &&
+    // A batch is kept when it lowers the peak or the bytes above the budget
+    // summed over all steps: where several steps are at the peak, each drop
+    // lowers one of them and only all of them together lower the peak.
+    if (previous && !lastBatch.empty() && !current->plan.withinBudget &&
         current->plan.peakTransientAfter >= previous->plan.peakTransientAfter &&
-        !current->plan.withinBudget) {
+        overflowOf(*current, budget) >= overflowOf(*previous, budget)) {
       for (size_t c : lastBatch)
         dropped[c] = 0;
       if (lastBatch.size() == 1)
@@ -598,8 +746,8 @@ dropUntilBudget(const RematContext &context, int64_t budget,
       break;
     const RematPlan &plan = current->plan;
     smallestPeak = std::min(smallestPeak, plan.peakTransientAfter);
-    if (!best || isBetter(plan, *best))
-      best = plan;
+    if (!best || isBetter(plan, best->plan))
+      best = DropPlan{plan, dropped};
     // The work limit: where single candidates keep failing (a wide tree,
     // whose every drop is undone), each round is one more simulation.
     if (plan.withinBudget || limit.reached())
@@ -618,7 +766,8 @@ dropUntilBudget(const RematContext &context, int64_t budget,
       const Candidate &candidate = context.candidates[c];
       if (dropped[c] || rejected[c] ||
           current->positionOf[candidate.dropAfter] >= step ||
-          current->positionOf[candidate.firstLate] <= step)
+          current->positionOf[candidate.insertBefore - 1] + 1 <= step ||
+          context.isVariantDropped(static_cast<int32_t>(c), dropped))
         continue;
       int64_t benefit = problem.buffer(candidate.buffer).sizeBytes;
       // Dead inputs the copy keeps alive across the peak count against it;
@@ -648,6 +797,9 @@ dropUntilBudget(const RematContext &context, int64_t budget,
     int64_t freed = 0;
     lastBatch.clear();
     for (const Choice &choice : choices) {
+      if (context.isVariantDropped(static_cast<int32_t>(choice.candidate),
+                                   dropped))
+        continue;
       dropped[choice.candidate] = 1;
       lastBatch.push_back(choice.candidate);
       freed += choice.benefit;
@@ -665,10 +817,11 @@ dropUntilBudget(const RematContext &context, int64_t budget,
 /// skipped without a trial: keeping it would, but for copies that move,
 /// overflow there. That filter is what keeps this phase from costing one
 /// full simulation per dropped buffer at tight budgets.
-std::optional<RematPlan>
-undropUnneeded(const RematContext &context, int64_t budget,
-               std::vector<char> dropped, RematPlan best,
-               const SearchLimit &limit, std::string *error) {
+std::optional<DropPlan> undropUnneeded(const RematContext &context,
+                                       int64_t budget, DropPlan best,
+                                       const SearchLimit &limit,
+                                       std::string *error) {
+  std::vector<char> dropped = best.dropped;
   std::vector<size_t> order;
   for (size_t c = 0; c < dropped.size(); ++c)
     if (dropped[c])
@@ -688,7 +841,9 @@ undropUnneeded(const RematContext &context, int64_t budget,
     const Candidate &candidate = context.candidates[c];
     int64_t spare = budget - context.problem.buffer(candidate.buffer).sizeBytes;
     int32_t from = current->positionOf[candidate.dropAfter] + 1;
-    int32_t to = current->positionOf[candidate.firstLate];
+    // Up to the clones already run before the insertion point: the copy
+    // would be live there too.
+    int32_t to = current->positionOf[candidate.insertBefore - 1] + 1;
     const std::vector<int64_t> &live = current->profile.liveBytes;
     if (std::any_of(live.begin() + from, live.begin() + to,
                     [&](int64_t bytes) { return bytes > spare; }))
@@ -698,8 +853,8 @@ undropUnneeded(const RematContext &context, int64_t budget,
     if (!trial)
       return std::nullopt;
     if (trial->isValid && trial->plan.withinBudget &&
-        isBetter(trial->plan, best)) {
-      best = trial->plan;
+        isBetter(trial->plan, best.plan)) {
+      best = DropPlan{trial->plan, dropped};
       current = std::move(trial);
     } else {
       dropped[c] = 1;
@@ -718,18 +873,17 @@ undropUnneeded(const RematContext &context, int64_t budget,
 /// removes plans from the choice, so over budgets on the ladder (0.9x,
 /// 0.85x, ...) the recompute time never drops as the budget shrinks. The
 /// smallest peak reported is the lowest any rung reached.
-std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
-                                    int64_t peakBefore,
-                                    const SearchLimit &limit,
-                                    std::string *error) {
+std::optional<DropPlan> planGreedy(const RematContext &context, int64_t budget,
+                                   int64_t peakBefore, const SearchLimit &limit,
+                                   std::string *error) {
   constexpr int kRungs = 20;
   std::vector<char> dropped(context.candidates.size(), 0);
   std::vector<char> aboveBudget = dropped;
   int64_t smallestPeak = INT64_MAX;
   bool budgetIsRung = false;
-  std::optional<RematPlan> best, missed;
-  auto consider = [&](std::optional<RematPlan> plan) {
-    if (!best || isBetter(*plan, *best))
+  std::optional<DropPlan> best, missed;
+  auto consider = [&](std::optional<DropPlan> plan) {
+    if (!best || isBetter(plan->plan, best->plan))
       best = std::move(plan);
   };
   for (int k = kRungs - 1; k >= 1; --k) {
@@ -737,46 +891,190 @@ std::optional<RematPlan> planGreedy(const RematContext &context, int64_t budget,
       break;
     int64_t rungBudget = peakBefore * k / kRungs;
     budgetIsRung |= rungBudget == budget;
-    std::optional<RematPlan> plan = dropUntilBudget(
-        context, rungBudget, dropped, smallestPeak, limit, error);
+    std::optional<DropPlan> plan = dropUntilBudget(context, rungBudget, dropped,
+                                                   smallestPeak, limit, error);
     if (!plan)
       return std::nullopt;
     if (rungBudget > budget)
       aboveBudget = dropped;
-    if (!plan->withinBudget) {
+    if (!plan->plan.withinBudget) {
       missed = std::move(plan);
       break;
     }
     if (rungBudget > budget)
       continue;
-    std::optional<RematPlan> refined =
-        undropUnneeded(context, rungBudget, dropped, *plan, limit, error);
+    std::optional<DropPlan> refined = undropUnneeded(
+        context, rungBudget, DropPlan{plan->plan, dropped}, limit, error);
     if (!refined)
       return std::nullopt;
-    refined->withinBudget = true;
+    refined->plan.withinBudget = true;
     consider(std::move(refined));
   }
   if (!budgetIsRung) {
-    std::optional<RematPlan> plan = dropUntilBudget(
-        context, budget, aboveBudget, smallestPeak, limit, error);
+    std::optional<DropPlan> plan = dropUntilBudget(context, budget, aboveBudget,
+                                                   smallestPeak, limit, error);
     if (!plan)
       return std::nullopt;
-    if (plan->withinBudget) {
-      std::optional<RematPlan> refined =
-          undropUnneeded(context, budget, aboveBudget, *plan, limit, error);
+    if (plan->plan.withinBudget) {
+      std::optional<DropPlan> refined = undropUnneeded(
+          context, budget, DropPlan{plan->plan, aboveBudget}, limit, error);
       if (!refined)
         return std::nullopt;
       consider(std::move(refined));
-    } else if (!missed ||
-               plan->peakTransientAfter < missed->peakTransientAfter) {
+    } else if (!missed || plan->plan.peakTransientAfter <
+                              missed->plan.peakTransientAfter) {
       missed = std::move(plan);
     }
   }
   if (!best)
     best = std::move(missed);
-  best->withinBudget = best->peakTransientAfter <= budget;
-  best->smallestPeakTransient =
-      std::min(smallestPeak, best->peakTransientAfter);
+  best->plan.withinBudget = best->plan.peakTransientAfter <= budget;
+  best->plan.smallestPeakTransient =
+      std::min(smallestPeak, best->plan.peakTransientAfter);
+  return best;
+}
+
+/// Hill climbing from \p start over drop sets: drop one candidate less,
+/// switch a dropped one to another variant of its gap, swap a dropped one
+/// for one whose gap spans the peak step, or (out of budget) drop one more
+/// there; the first move that gives a better plan is taken, until none does
+/// or \p maxEvaluations plan evaluations are spent. It undoes the greedy's
+/// myopic choices where the problem is small enough to afford it.
+std::optional<DropPlan> improveLocally(const RematContext &context,
+                                       int64_t budget, DropPlan start,
+                                       int64_t maxEvaluations,
+                                       const detail::Deadline &deadline,
+                                       std::string *error) {
+  DropPlan best = std::move(start);
+  std::optional<Evaluation> current =
+      context.evaluate(best.dropped, budget, error);
+  if (!current)
+    return std::nullopt;
+  if (!current->isValid)
+    return best;
+  int64_t evaluations = 1;
+  size_t numCandidates = context.candidates.size();
+  auto spansPeak = [&](size_t d) {
+    const Candidate &candidate = context.candidates[d];
+    int32_t step = current->profile.peakStep;
+    return current->positionOf[candidate.dropAfter] < step &&
+           current->positionOf[candidate.insertBefore - 1] + 1 > step;
+  };
+  // Tries the drop set \p trial; keeps it when better.
+  auto tryMove = [&](std::vector<char> &trial) -> std::optional<bool> {
+    ++evaluations;
+    std::optional<Evaluation> evaluation =
+        context.evaluate(trial, budget, error);
+    if (!evaluation)
+      return std::nullopt;
+    if (!evaluation->isValid || !isBetter(evaluation->plan, best.plan))
+      return false;
+    best = DropPlan{evaluation->plan, trial};
+    current = std::move(evaluation);
+    return true;
+  };
+  auto exhausted = [&] {
+    return evaluations >= maxEvaluations || deadline.expired();
+  };
+  bool improved = true;
+  while (improved && !exhausted()) {
+    improved = false;
+    std::vector<size_t> droppedList;
+    for (size_t c = 0; c < numCandidates; ++c)
+      if (best.dropped[c])
+        droppedList.push_back(c);
+    std::vector<size_t> spanning;
+    for (size_t d = 0; d < numCandidates; ++d)
+      if (!best.dropped[d] &&
+          !context.isVariantDropped(static_cast<int32_t>(d), best.dropped) &&
+          spansPeak(d))
+        spanning.push_back(d);
+    std::vector<char> trial = best.dropped;
+    for (size_t c : droppedList) {
+      const Candidate &candidate = context.candidates[c];
+      std::vector<size_t> replacements;
+      for (int32_t k = candidate.firstVariant;
+           k < candidate.firstVariant + candidate.numVariants; ++k)
+        if (static_cast<size_t>(k) != c)
+          replacements.push_back(k);
+      replacements.insert(replacements.end(), spanning.begin(), spanning.end());
+      trial[c] = 0;
+      for (size_t k = 0; k <= replacements.size() && !improved; ++k) {
+        if (exhausted())
+          return best;
+        // k == 0: c alone undone.
+        size_t d = k == 0 ? SIZE_MAX : replacements[k - 1];
+        if (d != SIZE_MAX && (trial[d] || context.isVariantDropped(
+                                              static_cast<int32_t>(d), trial)))
+          continue;
+        if (d != SIZE_MAX)
+          trial[d] = 1;
+        std::optional<bool> accepted = tryMove(trial);
+        if (!accepted)
+          return std::nullopt;
+        improved = *accepted;
+        if (!improved && d != SIZE_MAX)
+          trial[d] = 0;
+      }
+      if (improved)
+        break;
+      trial[c] = 1;
+    }
+    if (improved)
+      continue;
+    // Ruin and recreate: undo one dropped candidate for good (all variants
+    // of its gap) and let the greedy drop others until the budget is met,
+    // then keep what it does not need.
+    if (best.plan.withinBudget) {
+      SearchLimit repairLimit{
+          context, context.numEvaluations + (maxEvaluations - evaluations),
+          deadline};
+      for (size_t c : droppedList) {
+        if (exhausted())
+          return best;
+        const Candidate &candidate = context.candidates[c];
+        std::vector<char> forbidden(numCandidates, 0);
+        for (int32_t k = candidate.firstVariant;
+             k < candidate.firstVariant + candidate.numVariants; ++k)
+          forbidden[k] = 1;
+        std::vector<char> repaired = best.dropped;
+        repaired[c] = 0;
+        int64_t ignoredPeak = INT64_MAX;
+        int64_t countBefore = context.numEvaluations;
+        std::optional<DropPlan> recreated =
+            dropUntilBudget(context, budget, repaired, ignoredPeak, repairLimit,
+                            error, &forbidden);
+        if (recreated && recreated->plan.withinBudget)
+          recreated = undropUnneeded(context, budget, std::move(*recreated),
+                                     repairLimit, error);
+        evaluations += context.numEvaluations - countBefore;
+        if (!recreated)
+          return std::nullopt;
+        if (recreated->plan.withinBudget &&
+            isBetter(recreated->plan, best.plan)) {
+          best = std::move(*recreated);
+          current = context.evaluate(best.dropped, budget, error);
+          ++evaluations;
+          if (!current)
+            return std::nullopt;
+          improved = true;
+          break;
+        }
+      }
+      continue;
+    }
+    for (size_t d : spanning) {
+      if (exhausted())
+        return best;
+      trial[d] = 1;
+      std::optional<bool> accepted = tryMove(trial);
+      if (!accepted)
+        return std::nullopt;
+      if ((improved = *accepted))
+        break;
+      trial[d] = 0;
+    }
+  }
   return best;
 }
 
@@ -791,14 +1089,16 @@ segmentCandidates(const RematContext &context, int32_t peakStep) {
   size_t n = context.candidates.size();
   std::vector<char> spanning(n, 0), onPath(n, 0);
   for (size_t c = 0; c < n; ++c)
-    spanning[c] = context.candidates[c].dropAfter < peakStep &&
+    spanning[c] = context.isLateVariant(static_cast<int32_t>(c)) &&
+                  context.candidates[c].dropAfter < peakStep &&
                   context.candidates[c].firstLate > peakStep;
   for (size_t c = 0; c < n; ++c) {
     if (!spanning[c])
       continue;
     for (ValueId v :
          context.recipes[context.candidates[c].buffer].externalReads)
-      if (int32_t a = context.candidateOf[context.problem.value(v).buffer];
+      if (int32_t a =
+              context.gapSpanning(context.problem.value(v).buffer, peakStep);
           a >= 0 && spanning[a])
         onPath[a] = 1;
   }
@@ -963,7 +1263,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
   std::string why;
   if (!problem.verify(error ? error : &why))
     return std::nullopt;
-  RematContext context(problem);
+  RematContext context(problem, options.singleRecompute);
   int64_t budget = options.budgetTransientBytes;
   std::optional<Evaluation> none = context.evaluate(
       std::vector<char>(context.candidates.size(), 0), budget, error);
@@ -971,6 +1271,38 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
     return std::nullopt;
   SearchLimit limit{context, options.maxEvaluations,
                     detail::Deadline(options.timeLimitSeconds)};
+
+  // Local search from the greedy's plan (in the full plan space): at most
+  // kLocalSearchWork task simulations, kMaxLocalEvaluations plans and what
+  // the work limit leaves.
+  constexpr int64_t kLocalSearchWork = 200'000;
+  constexpr int64_t kMaxLocalEvaluations = 4000;
+  auto polish = [&](DropPlan found) -> std::optional<RematPlan> {
+    int64_t smallest = found.plan.smallestPeakTransient;
+    int64_t evaluations =
+        std::min(kMaxLocalEvaluations,
+                 kLocalSearchWork / std::max<int64_t>(1, context.numTasks));
+    if (options.maxEvaluations > 0)
+      evaluations = std::min(evaluations,
+                             options.maxEvaluations - context.numEvaluations);
+    if (!options.singleRecompute && evaluations >= 8) {
+      std::optional<DropPlan> improved =
+          improveLocally(context, budget, std::move(found), evaluations,
+                         limit.deadline, error);
+      if (!improved)
+        return std::nullopt;
+      found = std::move(*improved);
+    }
+    found.plan.withinBudget = found.plan.peakTransientAfter <= budget;
+    found.plan.smallestPeakTransient =
+        std::min(smallest, found.plan.peakTransientAfter);
+    return std::move(found.plan);
+  };
+  auto greedy = [&](const RematContext &space,
+                    const SearchLimit &spaceLimit) -> std::optional<DropPlan> {
+    return planGreedy(space, budget, none->plan.peakTransientAfter, spaceLimit,
+                      error);
+  };
 
   std::optional<RematPlan> plan;
   if (none->plan.withinBudget) {
@@ -980,8 +1312,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
   } else {
     switch (options.algorithm) {
     case RematAlgorithm::Greedy:
-      plan = planGreedy(context, budget, none->plan.peakTransientAfter, limit,
-                        error);
+      if (std::optional<DropPlan> found = greedy(context, limit))
+        plan = polish(std::move(*found));
       break;
     case RematAlgorithm::Chen:
       plan = planSegments(context, budget, options.segments,
@@ -992,21 +1324,43 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
                           /*pytorchSplit=*/true, limit, error);
       break;
     case RematAlgorithm::Auto: {
-      plan = planGreedy(context, budget, none->plan.peakTransientAfter, limit,
-                        error);
-      if (!plan)
+      std::optional<DropPlan> found = greedy(context, limit);
+      if (!found)
         return std::nullopt;
-      plan->algorithm = "greedy";
+      int64_t smallest = found->plan.smallestPeakTransient;
       std::optional<RematPlan> chen =
           planSegments(context, budget, options.segments,
                        /*pytorchSplit=*/false, limit, error);
       if (!chen)
         return std::nullopt;
       chen->algorithm = "chen";
-      int64_t smallest =
-          std::min(plan->smallestPeakTransient, chen->smallestPeakTransient);
+      smallest = std::min(smallest, chen->smallestPeakTransient);
+      // The greedy in the smaller plan space too: its myopic path can end
+      // lower there, and auto is then never worse than before the space
+      // grew.
+      std::optional<RematPlan> single;
+      if (!options.singleRecompute) {
+        RematContext singleContext(problem, /*singleRecompute=*/true);
+        SearchLimit singleLimit{singleContext, options.maxEvaluations,
+                                limit.deadline};
+        std::optional<DropPlan> singlePlan = greedy(singleContext, singleLimit);
+        context.numEvaluations += singleContext.numEvaluations;
+        if (!singlePlan)
+          return std::nullopt;
+        single = std::move(singlePlan->plan);
+        single->algorithm = "greedy";
+        smallest = std::min(smallest, single->smallestPeakTransient);
+      }
+      // Local search last, with what the work limit leaves.
+      plan = polish(std::move(*found));
+      if (!plan)
+        return std::nullopt;
+      plan->algorithm = "greedy";
+      smallest = std::min(smallest, plan->smallestPeakTransient);
       if (isBetter(*chen, *plan))
         plan = std::move(chen);
+      if (single && isBetter(*single, *plan))
+        plan = std::move(single);
       plan->smallestPeakTransient = smallest;
       break;
     }

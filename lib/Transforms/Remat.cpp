@@ -67,6 +67,7 @@ void RematPass::runOnOperation() {
   config.allowSwap = false;
   config.remat.algorithm = algorithm;
   config.remat.segments = segments;
+  config.remat.singleRecompute = recomputeOnce;
   config.remat.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   if (failed(runBudgetPlanning(func, CostModel(*spec), config)))
     signalPassFailure();

@@ -31,35 +31,6 @@ RematGraph makeSkip() {
   return graph;
 }
 
-/// A random DAG of \p numNodes nodes: every node but the first reads one to
-/// three earlier nodes, sizes 1..10, durations 1..5; about a third of the
-/// sinks are keepToEnd.
-RematGraph makeRandomGraph(std::mt19937 &rng, size_t numNodes) {
-  RematGraph graph;
-  std::vector<bool> hasReader(numNodes, false);
-  for (size_t v = 0; v < numNodes; ++v) {
-    RematNode node;
-    node.name = "n" + std::to_string(v);
-    node.sizeBytes = std::uniform_int_distribution<int64_t>(1, 10)(rng);
-    node.duration = std::uniform_int_distribution<int>(1, 5)(rng);
-    if (v > 0) {
-      int numInputs = std::uniform_int_distribution<int>(1, 3)(rng);
-      for (int k = 0; k < numInputs; ++k) {
-        NodeId input = std::uniform_int_distribution<NodeId>(
-            0, static_cast<NodeId>(v) - 1)(rng);
-        node.inputs.push_back(input);
-        hasReader[input] = true;
-      }
-    }
-    graph.nodes.push_back(std::move(node));
-  }
-  for (size_t v = 0; v < numNodes; ++v)
-    if (!hasReader[v])
-      graph.nodes[v].keepToEnd =
-          std::uniform_int_distribution<int>(0, 2)(rng) == 0;
-  return graph;
-}
-
 /// Checks that \p result's sequence replays within \p budget at the time
 /// the solver reported.
 void expectReplays(const RematGraph &graph, int64_t budget,
@@ -134,7 +105,7 @@ TEST(CheckmateIlpTest, ModelAccountingMatchesSimulation) {
   std::mt19937 rng(13);
   for (int iteration = 0; iteration < 300; ++iteration) {
     size_t n = std::uniform_int_distribution<size_t>(1, 14)(rng);
-    RematGraph graph = makeRandomGraph(rng, n);
+    RematGraph graph = test::makeRandomRematGraph(rng, n);
     std::vector<NodeId> sequence;
     for (size_t t = 0; t < n; ++t) {
       for (size_t i = 0; i < t; ++i)
@@ -168,7 +139,7 @@ TEST(CheckmateIlpTest, MatchesBruteForceOnRandomGraphs) {
   int numSolves = 0, numWithRecomputation = 0;
   for (int iteration = 0; iteration < 30; ++iteration) {
     size_t n = std::uniform_int_distribution<size_t>(4, 8)(rng);
-    RematGraph graph = makeRandomGraph(rng, n);
+    RematGraph graph = test::makeRandomRematGraph(rng, n);
     SCOPED_TRACE("iteration " + std::to_string(iteration));
     int64_t peak = simulateSequence(graph, identitySequence(graph))->peakBytes;
     int64_t minimum = peak;
@@ -208,7 +179,7 @@ TEST(CheckmateIlpTest, RelaxationBoundsTheOptimum) {
   CheckmateOptions relaxed;
   relaxed.relaxation = true;
   for (int iteration = 0; iteration < 6; ++iteration) {
-    RematGraph graph = makeRandomGraph(rng, 8);
+    RematGraph graph = test::makeRandomRematGraph(rng, 8);
     int64_t peak = simulateSequence(graph, identitySequence(graph))->peakBytes;
     double baseTime = simulateSequence(graph, identitySequence(graph))->time;
     for (int64_t budget = peak / 2; budget <= peak; budget += 3) {
@@ -229,7 +200,7 @@ TEST(CheckmateIlpTest, RelaxationBoundsTheOptimum) {
 TEST(CheckmateIlpTest, UnlimitedBudgetRecomputesNothing) {
   std::mt19937 rng(3);
   for (int iteration = 0; iteration < 5; ++iteration) {
-    RematGraph graph = makeRandomGraph(rng, 12);
+    RematGraph graph = test::makeRandomRematGraph(rng, 12);
     CheckmateResult result = solveOrDie(graph, int64_t(1) << 40);
     ASSERT_EQ(result.status, IlpStatus::Optimal);
     EXPECT_EQ(result.sequence, identitySequence(graph));
@@ -251,7 +222,7 @@ TEST(CheckmateIlpTest, LargeSizesAreScaled) {
 
 TEST(CheckmateIlpTest, TimeLimitIsRespected) {
   std::mt19937 rng(5);
-  RematGraph graph = makeRandomGraph(rng, 60);
+  RematGraph graph = test::makeRandomRematGraph(rng, 60);
   int64_t peak = simulateSequence(graph, identitySequence(graph))->peakBytes;
   CheckmateOptions options;
   options.timeLimitSeconds = 1.0;
@@ -289,7 +260,7 @@ TEST(CheckmateIlpTest, EdgeCases) {
   EXPECT_EQ(solveOrDie(makeSkip(), 3, relaxed).status, IlpStatus::Infeasible);
 
   std::mt19937 rng(1);
-  RematGraph large = makeRandomGraph(rng, kMaxBruteForceNodes + 1);
+  RematGraph large = test::makeRandomRematGraph(rng, kMaxBruteForceNodes + 1);
   EXPECT_FALSE(solveRematBruteForce(large, 1000, nullptr, &error));
   EXPECT_NE(error.find("at most"), std::string::npos) << error;
   EXPECT_STREQ(stringifyIlpStatus(IlpStatus::Feasible), "feasible");

@@ -72,6 +72,12 @@ struct RematOptions {
   /// of maxEvaluations; <= 0 (the default) means none, so that the plan
   /// depends only on the problem and the options.
   double timeLimitSeconds = 0.0;
+  /// The earlier, smaller plan space, kept for comparison: one recompute
+  /// per value (only the largest gap in a buffer's uses), its copy made at
+  /// the first late reader, and an input read only where it is used at that
+  /// reader or later. By default a value may be dropped in every gap of its
+  /// uses, and a copy may be made earlier, right after an input's last use.
+  bool singleRecompute = false;
   /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
   /// `sequential` and a search over counts for `chen`.
   int64_t segments = 0;

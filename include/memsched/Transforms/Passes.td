@@ -134,12 +134,16 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
   let description = [{
     Tensor level. Builds the tensor graph of the function in its current op
     order and, if its peak (resident + transient, the memory model of the
-    guide) exceeds `budget=`, drops buffers: a dropped buffer is freed after
-    its last use before the largest gap in its uses, and the ops defining it
-    (its writer chain, views, the empty tensor) are cloned right before the
-    first reader after the gap, which reads the copy. A clone reads the copy
-    of another dropped buffer when that one is dropped by then, so chains of
-    activations are recomputed segment-wise from the nearest kept values.
+    guide) exceeds `budget=`, drops buffers in gaps of their uses: a
+    dropped buffer is freed after its last use before the gap, and the ops
+    defining it (its writer chain, views, the empty tensor) are cloned
+    before the gap ends, right before the first reader after it or earlier,
+    right after an input they read is last used; the readers after the gap
+    read the copy. A value may be dropped in several gaps (recomputed once
+    per group of late readers; `recompute-once=1` allows one). A clone reads
+    the copy of another dropped buffer when that one is dropped by then, so
+    chains of activations are recomputed segment-wise from the nearest kept
+    values.
 
     `budget=` is an absolute size (`16GiB`, `512MB`, `1.5e9`) or a fraction
     of the function's peak before the pass (`0.5x`); it bounds the simulated
@@ -180,6 +184,11 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
     Option<"segments", "segments", "int64_t", "0",
            "Segment count of chen and sequential (0: sqrt(n) for "
            "sequential, searched for chen)">,
+    Option<"recomputeOnce", "recompute-once", "bool", "false",
+           "Recompute each value at most once, right before its first late "
+           "reader (the smaller plan space of earlier versions, for "
+           "comparison); by default a value may be recomputed once per "
+           "group of late readers, and earlier, while its inputs are alive">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of the plan refinement, in "
            "milliseconds (0: none; the planners stop at work limits, so "
