@@ -1,4 +1,5 @@
 // RUN: memsched-opt %s -split-input-file -verify-diagnostics --mlir-disable-threading -test-memsched-print-peak-memory -o /dev/null | FileCheck %s
+// RUN: memsched-opt %s -split-input-file -verify-diagnostics --mlir-disable-threading "-test-memsched-print-peak-memory=live-at-peak" -o /dev/null | FileCheck %s --check-prefix=LIVE
 
 // Tests that a straight chain keeps only a producer and its consumer live, and
 // that a tensor constant is resident.
@@ -15,6 +16,13 @@
 // A is dead after step 1; C is written at step 2: B + C = 2048.
 // CHECK-NEXT: step 2 linalg.negf live 2048{{$}}
 // CHECK-NOT: step
+// With live-at-peak, the buffers live at the peak step, largest first, and
+// the op that writes each.
+// LIVE-LABEL: peak-memory @chain
+// LIVE: live at step 1 (linalg.mul):
+// LIVE-NEXT: 1024 B lifetime 0-1 written by linalg.exp at loc({{.*}}peak-memory.mlir":[[@LINE+6]]:8)
+// LIVE-NEXT: 1024 B lifetime 1-2 written by linalg.mul at loc({{.*}}peak-memory.mlir":[[@LINE+7]]:8)
+// LIVE-LABEL: peak-memory @diamond
 func.func @chain(%x: tensor<256xf32>) -> tensor<256xf32> {
   %cst = arith.constant dense<2.0> : tensor<256xf32>
   %e0 = tensor.empty() : tensor<256xf32>

@@ -12,6 +12,8 @@
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Analysis/TensorGraph.h"
 
+#include "memsched/Scheduling/MemorySimulator.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -50,7 +52,14 @@ struct TestPrintPeakMemoryPass
   StringRef getDescription() const final {
     return "Print the memory simulation of each function in program order";
   }
+  TestPrintPeakMemoryPass() = default;
+  TestPrintPeakMemoryPass(const TestPrintPeakMemoryPass &other)
+      : PassWrapper(other) {}
   void runOnOperation() override;
+  Option<bool> livePeak{*this, "live-at-peak",
+                        llvm::cl::desc("Also list the transient buffers live "
+                                       "at the peak step, largest first"),
+                        llvm::cl::init(false)};
 };
 } // namespace
 
@@ -135,6 +144,49 @@ void TestPrintPeakMemoryPass::runOnOperation() {
     for (size_t step = 0; step < report.stepNames.size(); ++step)
       os << "  step " << step << " " << report.stepNames[step] << " live "
          << report.profile.liveBytes[step] << "\n";
+    if (!livePeak)
+      return;
+    // The transient buffers live at the peak step, largest first, each with
+    // the op that first writes it.
+    TensorGraph graph = TensorGraph::build(func, costModel);
+    const Problem &problem = graph.getProblem();
+    std::vector<TaskId> order = problem.programOrder();
+    std::optional<MemoryProfile> profile = simulateMemory(problem, order);
+    if (!profile || profile->peakStep < 0)
+      return;
+    int32_t step = profile->peakStep;
+    std::vector<BufferId> live;
+    for (BufferId b = 0; b < BufferId(problem.numBuffers()); ++b)
+      if (problem.buffer(b).kind == BufferKind::Transient &&
+          profile->lifetimes[b].start <= step &&
+          profile->lifetimes[b].end >= step && problem.buffer(b).sizeBytes > 0)
+        live.push_back(b);
+    llvm::stable_sort(live, [&](BufferId x, BufferId y) {
+      return problem.buffer(x).sizeBytes > problem.buffer(y).sizeBytes;
+    });
+    std::vector<TaskId> writer(problem.numBuffers(), kNoId);
+    std::vector<bool> returned(problem.numBuffers(), false);
+    for (ValueId v = 0; v < ValueId(problem.numValues()); ++v) {
+      const scheduling::Value &value = problem.value(v);
+      if (value.producer != kNoId && writer[value.buffer] == kNoId)
+        writer[value.buffer] = value.producer;
+      returned[value.buffer] = returned[value.buffer] || value.liveToEnd;
+    }
+    os << "  live at step " << step << " (" << problem.task(order[step]).name
+       << "):\n";
+    for (BufferId b : live) {
+      os << "    " << problem.buffer(b).sizeBytes << " B";
+      if (!problem.buffer(b).name.empty())
+        os << " " << problem.buffer(b).name;
+      os << " lifetime " << profile->lifetimes[b].start << "-"
+         << profile->lifetimes[b].end;
+      if (returned[b])
+        os << " returned";
+      if (writer[b] != kNoId)
+        os << " written by " << problem.task(writer[b]).name << " at "
+           << graph.getOp(writer[b])->getLoc();
+      os << "\n";
+    }
   });
   markAllAnalysesPreserved();
 }
