@@ -62,6 +62,10 @@ struct Candidate {
   /// Whether inputs of the definers that are dead by then are kept alive
   /// until the copy is made, rather than recomputed with it.
   bool keepsInputs = false;
+  /// Whether clones run inside the gap, before the copy is made, read the
+  /// value as it was before the gap (which then lives until they run)
+  /// rather than the copy made early for them.
+  bool lendsOriginal = false;
   /// The first variant of the same gap and the number of variants; the
   /// variants of a gap are contiguous in the candidate list.
   int32_t firstVariant = 0;
@@ -97,13 +101,21 @@ public:
                                      std::vector<BufferId> *extended) const;
   /// The dropped gap of \p buffer whose copy a read at task \p reader sees:
   /// the latest one that ends (frees its predecessor) before the reader, or
-  /// -1 when the reader sees the original.
+  /// -1 when the reader sees the original. A clone run right before
+  /// \p reader (\p byClone) inside a lending gap, before its copy is made,
+  /// reads what was live before the gap instead.
   int32_t copySource(BufferId buffer, TaskId reader,
-                     const std::vector<char> &dropped) const {
+                     const std::vector<char> &dropped,
+                     bool byClone = false) const {
     const std::vector<int32_t> &gaps = gapsOf[buffer];
-    for (auto it = gaps.rbegin(); it != gaps.rend(); ++it)
-      if (dropped[*it] && candidates[*it].dropAfter < reader)
-        return *it;
+    for (auto it = gaps.rbegin(); it != gaps.rend(); ++it) {
+      const Candidate &gap = candidates[*it];
+      if (!dropped[*it] || gap.dropAfter >= reader)
+        continue;
+      if (byClone && gap.lendsOriginal && reader < gap.insertBefore)
+        continue;
+      return *it;
+    }
     return -1;
   }
   /// The gap of \p buffer that spans task \p step (its variant that makes
@@ -118,7 +130,7 @@ public:
   /// Whether candidate \p c makes its copy at the first late read.
   bool isLateVariant(int32_t c) const {
     return candidates[c].insertBefore == candidates[c].firstLate &&
-           !candidates[c].keepsInputs;
+           !candidates[c].keepsInputs && !candidates[c].lendsOriginal;
   }
   /// Whether another variant of \p c's gap is dropped.
   bool isVariantDropped(int32_t c, const std::vector<char> &dropped) const {
@@ -246,6 +258,8 @@ RematContext::RematContext(const Problem &problem, bool singleRecompute)
   }
   // Gaps, once every buffer's last use is known (early variants use their
   // inputs').
+  constexpr int32_t kMaxTasksForLending = 2000;
+  bool allowsLending = !singleRecompute && numTasks <= kMaxTasksForLending;
   for (auto [b, lastWriter] : gapBuffers) {
     const BufferRecipe &recipe = recipes[b];
     // The gaps: distances of at least two tasks between consecutive uses
@@ -312,14 +326,22 @@ RematContext::RematContext(const Problem &problem, bool singleRecompute)
         }
         return false;
       };
-      for (TaskId point : points) {
+      // Each also in a lending version where the problem is small enough
+      // for the local search, which is what chooses between them.
+      auto addVariant = [&](TaskId point, bool keepsInputs) {
         candidate.insertBefore = point;
-        candidate.keepsInputs = false;
+        candidate.keepsInputs = keepsInputs;
+        candidate.lendsOriginal = false;
         candidates.push_back(candidate);
-        if (!singleRecompute && recomputesInputs(point)) {
-          candidate.keepsInputs = true;
+        if (allowsLending) {
+          candidate.lendsOriginal = true;
           candidates.push_back(candidate);
         }
+      };
+      for (TaskId point : points) {
+        addVariant(point, /*keepsInputs=*/false);
+        if (!singleRecompute && recomputesInputs(point))
+          addVariant(point, /*keepsInputs=*/true);
       }
       candidate.numVariants =
           static_cast<int32_t>(candidates.size()) - candidate.firstVariant;
@@ -374,7 +396,8 @@ RematContext::collectGroup(int32_t c, const std::vector<char> &dropped,
       BufferId input = problem.value(v).buffer;
       const Buffer &buffer = problem.buffer(input);
       if (buffer.kind != BufferKind::Transient || seen.count(input) ||
-          copySource(input, candidates[c].insertBefore, dropped) >= 0 ||
+          copySource(input, candidates[c].insertBefore, dropped,
+                     /*byClone=*/true) >= 0 ||
           isAliveAt(input, candidates[c].insertBefore))
         continue;
       seen.insert(input);
@@ -416,7 +439,8 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
       for (BufferId member : groups[c])
         for (ValueId v : recipes[member].externalReads) {
           int32_t a = copySource(problem.value(v).buffer,
-                                 candidates[c].insertBefore, dropped);
+                                 candidates[c].insertBefore, dropped,
+                                 /*byClone=*/true);
           if (a >= 0 && insertAt[c] < insertAt[a]) {
             insertAt[a] = insertAt[c];
             changed = true;
@@ -482,7 +506,8 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
       if (std::find(group.begin(), group.end(), buffer) != group.end())
         source = insertAt[owner];
       else if (int32_t a =
-                   copySource(buffer, candidates[owner].insertBefore, dropped);
+                   copySource(buffer, candidates[owner].insertBefore, dropped,
+                              /*byClone=*/true);
                a >= 0)
         source = insertAt[a];
       if (source != kNoId)
@@ -1272,9 +1297,9 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
   SearchLimit limit{context, options.maxEvaluations,
                     detail::Deadline(options.timeLimitSeconds)};
 
-  // Local search from the greedy's plan (in the full plan space): at most
-  // kLocalSearchWork task simulations, kMaxLocalEvaluations plans and what
-  // the work limit leaves.
+  // Local search from the greedy's plan (in the full plan space), the last
+  // phase, with a work limit of its own: at most kLocalSearchWork task
+  // simulations and kMaxLocalEvaluations plans.
   constexpr int64_t kLocalSearchWork = 200'000;
   constexpr int64_t kMaxLocalEvaluations = 4000;
   auto polish = [&](DropPlan found) -> std::optional<RematPlan> {
@@ -1282,9 +1307,6 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
     int64_t evaluations =
         std::min(kMaxLocalEvaluations,
                  kLocalSearchWork / std::max<int64_t>(1, context.numTasks));
-    if (options.maxEvaluations > 0)
-      evaluations = std::min(evaluations,
-                             options.maxEvaluations - context.numEvaluations);
     if (!options.singleRecompute && evaluations >= 8) {
       std::optional<DropPlan> improved =
           improveLocally(context, budget, std::move(found), evaluations,

@@ -278,7 +278,10 @@ TEST(RematTest, TheWorkLimitBoundsEveryPhase) {
     std::optional<RematPlan> plan = planRemat(problem, options, &error);
     ASSERT_TRUE(plan.has_value()) << error;
     // A phase stops at its next check: a few evaluations past the limit.
-    EXPECT_LE(plan->numEvaluations, limit + 8);
+    // The local search that follows has a limit of its own: 200,000 task
+    // simulations.
+    int64_t localLimit = 200'000 / static_cast<int64_t>(problem.numTasks());
+    EXPECT_LE(plan->numEvaluations, limit + 8 + localLimit);
     checkPlan(problem, *plan, options.budgetTransientBytes);
   }
 }
@@ -396,7 +399,7 @@ TEST(RematTest, ComesCloseToTheExactOptimumOnSmallDags) {
                         std::to_string(geomean);
   std::printf("against brute force: %s\n", figures.c_str());
   EXPECT_GE(feasible, 60) << figures;
-  EXPECT_GE(met * 100, feasible * 80) << figures;
-  EXPECT_GE(exact * 100, met * 80) << figures;
-  EXPECT_LE(geomean, 1.05) << figures;
+  EXPECT_GE(met * 100, feasible * 90) << figures;
+  EXPECT_GE(exact * 100, met * 85) << figures;
+  EXPECT_LE(geomean, 1.04) << figures;
 }
