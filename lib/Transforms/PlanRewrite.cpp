@@ -91,11 +91,22 @@ void mlir::memsched::applySwapDecisions(
       return SwapWaitOp::create(builder, value.getLoc(), hostCopies[index])
           .getOperation();
     };
-    if (previous) {
+    // Never before the swap-out it waits for: where the ops of the issuing
+    // task reach past the release task's first op (a view of its result
+    // used later), the wait follows the swap-out.
+    Operation *swapOut = hostCopies[index].getDefiningOp();
+    Operation *release =
+        mapping.lookup(graph.getOps(swap.releaseBefore).front());
+    Operation *anchor = previous ? previous : release;
+    if (anchor->getBlock() == swapOut->getBlock() &&
+        !swapOut->isBeforeInBlock(anchor) && (previous || swapOut != anchor)) {
+      OpBuilder builder(swapOut->getContext());
+      builder.setInsertionPointAfter(swapOut);
+      build(builder);
+    } else if (previous) {
       insertAfter(previous, build);
     } else {
-      OpBuilder builder(
-          mapping.lookup(graph.getOps(swap.releaseBefore).front()));
+      OpBuilder builder(release);
       build(builder);
     }
   }
