@@ -785,6 +785,18 @@ void TensorGraphBuilder::run() {
       // tensor.extract inside a linalg.generic) are read like operands.
       for (Value operand : usedValues(op)) {
         ValueId valueId = graph.getValueId(operand);
+        // Only a value used before its definition has none yet: IR that
+        // does not verify (a rewrite's bug) is refused, not read.
+        if (valueId == kNoId) {
+          graph.failureReason = "a value is used before it is defined";
+          graph.failureLoc = op.getLoc();
+          graph.failureMessage = "internal error: cannot analyze '@" +
+                                 func.getSymName().str() + "': '" +
+                                 op.getName().getStringRef().str() +
+                                 "' uses a value before its definition";
+          graph.status = TensorGraphStatus::Failed;
+          return;
+        }
         const scheduling::Value &value = problem.value(valueId);
         // A free empty (or a view of one) is a placeholder with undefined
         // contents: reading it uses no memory. Its buffer comes to life at
