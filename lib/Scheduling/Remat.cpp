@@ -1195,7 +1195,7 @@ std::vector<char> segmentDropSet(const RematContext &context,
   return dropped;
 }
 
-std::optional<RematPlan>
+std::optional<DropPlan>
 planSegments(const RematContext &context, int64_t budget, int64_t segments,
              bool pytorchSplit, const SearchLimit &limit, std::string *error) {
   std::optional<Evaluation> none = context.evaluate(
@@ -1220,27 +1220,29 @@ planSegments(const RematContext &context, int64_t budget, int64_t segments,
     }
     counts.push_back(static_cast<int64_t>(n));
   }
-  std::optional<RematPlan> best;
+  std::optional<DropPlan> best;
   int64_t smallestPeak = INT64_MAX;
   for (size_t i = 0; i < counts.size(); ++i) {
     if (i > 0 && limit.reached())
       break;
-    std::optional<Evaluation> evaluation = context.evaluate(
-        segmentDropSet(context, spanning, onPath, counts[i], pytorchSplit),
-        budget, error);
+    std::vector<char> dropped =
+        segmentDropSet(context, spanning, onPath, counts[i], pytorchSplit);
+    std::optional<Evaluation> evaluation =
+        context.evaluate(dropped, budget, error);
     if (!evaluation)
       return std::nullopt;
     if (!evaluation->isValid)
       continue;
     smallestPeak = std::min(smallestPeak, evaluation->plan.peakTransientAfter);
-    if (!best || isBetter(evaluation->plan, *best))
-      best = std::move(evaluation->plan);
+    if (!best || isBetter(evaluation->plan, best->plan))
+      best = DropPlan{std::move(evaluation->plan), std::move(dropped)};
   }
   if (!best) {
-    best = none->plan;
+    best =
+        DropPlan{none->plan, std::vector<char>(context.candidates.size(), 0)};
     smallestPeak = none->plan.peakTransientAfter;
   }
-  best->smallestPeakTransient = smallestPeak;
+  best->plan.smallestPeakTransient = smallestPeak;
   return best;
 }
 } // namespace
@@ -1338,25 +1340,64 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         plan = polish(std::move(*found));
       break;
     case RematAlgorithm::Chen:
-      plan = planSegments(context, budget, options.segments,
-                          /*pytorchSplit=*/false, limit, error);
-      break;
     case RematAlgorithm::Sequential:
-      plan = planSegments(context, budget, options.segments,
-                          /*pytorchSplit=*/true, limit, error);
+      if (std::optional<DropPlan> found = planSegments(
+              context, budget, options.segments,
+              options.algorithm == RematAlgorithm::Sequential, limit, error))
+        plan = std::move(found->plan);
       break;
     case RematAlgorithm::Auto: {
+      // Chen's segments, and the same refined by the greedy's phases with a
+      // work limit of their own: drops until the budget is met where the
+      // segments miss it (they reach lower peaks on deep networks, where
+      // the greedy's single drops each land a recomputation in the
+      // backward's high region), then un-drops of what the budget does not
+      // need. Lowers \p smallest to the lowest peak seen.
+      auto segmentPlan = [&](const RematContext &space,
+                             const SearchLimit &spaceLimit,
+                             int64_t &smallest) -> std::optional<RematPlan> {
+        std::optional<DropPlan> segments =
+            planSegments(space, budget, options.segments,
+                         /*pytorchSplit=*/false, spaceLimit, error);
+        if (!segments)
+          return std::nullopt;
+        RematPlan chen = segments->plan;
+        chen.algorithm = "chen";
+        smallest = std::min(smallest, chen.smallestPeakTransient);
+        SearchLimit refineLimit{space,
+                                space.numEvaluations + options.maxEvaluations,
+                                limit.deadline};
+        std::vector<char> dropped = segments->dropped;
+        int64_t peak = INT64_MAX;
+        std::optional<DropPlan> refined =
+            segments->plan.withinBudget
+                ? std::optional<DropPlan>(*segments)
+                : dropUntilBudget(space, budget, dropped, peak, refineLimit,
+                                  error);
+        if (!refined)
+          return std::nullopt;
+        smallest = std::min(smallest, peak);
+        if (!refined->plan.withinBudget)
+          return chen;
+        refined = undropUnneeded(space, budget, std::move(*refined),
+                                 refineLimit, error);
+        if (!refined)
+          return std::nullopt;
+        refined->plan.algorithm = "chen+greedy";
+        return isBetter(refined->plan, chen) ? refined->plan : chen;
+      };
+      auto consider = [&](std::optional<RematPlan> candidate) {
+        if (!plan || isBetter(*candidate, *plan))
+          plan = std::move(candidate);
+      };
+
       std::optional<DropPlan> found = greedy(context, limit);
       if (!found)
         return std::nullopt;
       int64_t smallest = found->plan.smallestPeakTransient;
-      std::optional<RematPlan> chen =
-          planSegments(context, budget, options.segments,
-                       /*pytorchSplit=*/false, limit, error);
+      std::optional<RematPlan> chen = segmentPlan(context, limit, smallest);
       if (!chen)
         return std::nullopt;
-      chen->algorithm = "chen";
-      smallest = std::min(smallest, chen->smallestPeakTransient);
       // The greedy in the smaller plan space too: its myopic path can end
       // lower there, and auto is then never worse than before the space
       // grew.
@@ -1366,23 +1407,23 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         SearchLimit singleLimit{singleContext, options.maxEvaluations,
                                 limit.deadline};
         std::optional<DropPlan> singlePlan = greedy(singleContext, singleLimit);
-        context.numEvaluations += singleContext.numEvaluations;
         if (!singlePlan)
           return std::nullopt;
         single = std::move(singlePlan->plan);
         single->algorithm = "greedy";
         smallest = std::min(smallest, single->smallestPeakTransient);
+        context.numEvaluations += singleContext.numEvaluations;
       }
-      // Local search last, with what the work limit leaves.
-      plan = polish(std::move(*found));
-      if (!plan)
+      // Local search last, with a work limit of its own.
+      std::optional<RematPlan> polished = polish(std::move(*found));
+      if (!polished)
         return std::nullopt;
-      plan->algorithm = "greedy";
-      smallest = std::min(smallest, plan->smallestPeakTransient);
-      if (isBetter(*chen, *plan))
-        plan = std::move(chen);
-      if (single && isBetter(*single, *plan))
-        plan = std::move(single);
+      polished->algorithm = "greedy";
+      smallest = std::min(smallest, polished->smallestPeakTransient);
+      consider(std::move(polished));
+      consider(std::move(chen));
+      if (single)
+        consider(std::move(single));
       plan->smallestPeakTransient = smallest;
       break;
     }

@@ -151,7 +151,7 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
     rewritten function. When no plan meets it, the pass emits an error
     naming the smallest budget the algorithm reached and leaves the IR
     unchanged. `algorithm=` picks how buffers are chosen: `auto` (default:
-    the cheaper of greedy and chen), `greedy` (recompute time per byte freed
+    the cheapest of greedy, chen and chen refined by the greedy), `greedy` (recompute time per byte freed
     at the peak, then un-drop what is not needed), `chen` (sqrt(n)
     segments, best segment count) or `sequential` (PyTorch's
     checkpoint_sequential split; `segments=` sets the count).
@@ -174,7 +174,7 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "How to choose what to recompute",
            [{::llvm::cl::values(
              clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Auto, "auto",
-                        "the cheaper of greedy and chen that meets the budget"),
+                        "the cheapest of greedy, chen and chen refined by the greedy"),
              clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Greedy, "greedy",
                         "greedy drops (docs/passes.md)"),
              clEnumValN(::mlir::memsched::scheduling::RematAlgorithm::Chen, "chen",
