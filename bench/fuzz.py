@@ -69,10 +69,14 @@ REMAT_ALGORITHMS = ["auto", "greedy", "chen", "sequential"]
 SWAP_ALGORITHMS = ["planned", "planned", "size-idle"]
 PLAN_ALGORITHMS = ["auto", "greedy-by-size", "best-fit-by-size",
                    "best-fit-by-lifetime", "xla-best", "exact"]
+# As memsched-to-cpu-pipeline bufferizes: one-shot bufferization creates
+# the globals of constants in an order that changes from run to run, which
+# memsched-order-globals fixes.
 BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map "
              "allow-return-allocs-from-loops "
-             "unknown-type-conversion=identity-layout-map}")
+             "unknown-type-conversion=identity-layout-map},"
+             "memsched-order-globals")
 CRASH_MARKERS = ["LLVM ERROR", "Stack dump", "PLEASE submit a bug report"]
 FAILURE_CLASSES = ["crash", "timeout", "slow", "verifier", "diagnostic",
                    "nondeterministic", "budget", "json", "wrong-result",
