@@ -80,12 +80,20 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     result.stoppedByTimeLimit = true;
     return true;
   };
+  // How fast a candidate can be: the input's time, or a time-free
+  // strategy's candidate's, which can be faster (in-place writes save
+  // copies).
+  double fastestPossible = options.inputTimeSeconds;
   auto evaluate = [&](int strategy,
                       int64_t target) -> std::optional<BudgetEvaluation> {
     std::optional<BudgetEvaluation> evaluation =
         evaluator.evaluate(strategy, target);
     if (!evaluation)
       return std::nullopt;
+    if (evaluation->planned &&
+        static_cast<size_t>(strategy) < options.addsNoTime.size() &&
+        options.addsNoTime[strategy])
+      fastestPossible = std::min(fastestPossible, evaluation->timeSeconds);
     result.trials.push_back({strategy, target, *evaluation});
     result.smallestTransientBytes = std::min(
         result.smallestTransientBytes, evaluation->smallestTransientBytes);
@@ -106,10 +114,9 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     int64_t firstTarget = std::min(options.budgetBytes - options.residentBytes,
                                    options.inputPeakTransientBytes - excess);
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
-      // Levers do not make a step faster than the input: a candidate as
-      // fast as the input is not beaten.
-      if (fastest.has() &&
-          fastest.evaluation().timeSeconds <= options.inputTimeSeconds)
+      // Levers do not make a step faster than the input or in-place writes
+      // alone: a candidate as fast as both is not beaten.
+      if (fastest.has() && fastest.evaluation().timeSeconds <= fastestPossible)
         break;
       if (fastest.has() && outOfTime())
         break;

@@ -410,8 +410,10 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
                             ? sched::kMinimumBudget
                             : config.budget.resolve(getInputPlannedBytes(
                                   func, input.plannedBytes()));
-  for (const Strategy &strategy : strategies)
+  for (const Strategy &strategy : strategies) {
     options.strategies.push_back(strategy.name);
+    options.addsNoTime.push_back(!strategy.remat && !strategy.swap);
+  }
   // The pass's time limit bounds the driver's whole search (both forms
   // below), not only each planner run.
   double timeLimitSeconds =

@@ -87,6 +87,9 @@ struct BudgetDriverOptions {
   double inputTimeSeconds = 0;
   /// Names of the strategies, in the order they are tried.
   std::vector<std::string> strategies;
+  /// Per strategy, whether it adds no time of its own (in-place writes
+  /// only): its candidates bound how fast any lever's can be.
+  std::vector<bool> addsNoTime;
   /// Plans tried per strategy while tightening towards the budget.
   int maxAttempts = 4;
   /// Seconds after which no further candidate is tried once one is in hand
