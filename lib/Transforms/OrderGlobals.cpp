@@ -123,6 +123,16 @@ public:
     Block &body = module.getBodyRegion().front();
     for (GlobalKey &key : llvm::reverse(keys))
       key.global->moveBefore(&body, body.begin());
+    // A global has the location of whichever constant bufferization met
+    // first; give it that of its first use in program order instead.
+    llvm::DenseMap<StringAttr, Location> firstUse;
+    module.walk([&](memref::GetGlobalOp use) {
+      firstUse.try_emplace(use.getNameAttr().getAttr(), use.getLoc());
+    });
+    for (GlobalKey &key : keys)
+      if (auto it = firstUse.find(key.global.getSymNameAttr());
+          it != firstUse.end())
+        key.global->setLoc(it->second);
   }
 };
 } // namespace

@@ -384,9 +384,11 @@ def MemschedOrderGlobalsPass
     `memref.global` of each tensor constant in that order, uniquing equal
     names by that order too. This pass sorts those globals by type and
     contents, renames them `__constant_<shape>` (with `_0`, `_1`, ... for
-    several of one shape, in that order) and moves them to the top of the
-    module, so that the same input always lowers to the same module. Other
-    globals are left as they are.
+    several of one shape, in that order), gives each the location of its
+    first use in program order (it had that of whichever constant was met
+    first) and moves them to the top of the module, so that the same input
+    always lowers to the same module, locations included. Other globals are
+    left as they are.
   }];
 }
 
