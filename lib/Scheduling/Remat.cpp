@@ -83,6 +83,20 @@ struct Evaluation {
   MemoryProfile profile;
   /// Position of each input task in the expanded order.
   std::vector<int32_t> positionOf;
+
+  /// The steps of this plan at which dropping \p candidate frees its
+  /// buffer, [first, second): after its last use before the gap, up to the
+  /// clones already run before the copy's insertion point (the copy would
+  /// be live with them).
+  std::pair<int32_t, int32_t> freedSteps(const Candidate &candidate) const {
+    return {positionOf[candidate.dropAfter] + 1,
+            positionOf[candidate.insertBefore - 1] + 1};
+  }
+  /// Whether dropping \p candidate frees its buffer at \p step.
+  bool frees(const Candidate &candidate, int32_t step) const {
+    auto [first, end] = freedSteps(candidate);
+    return first <= step && step < end;
+  }
 };
 
 /// Everything derived once from the problem.
@@ -132,11 +146,15 @@ public:
     return candidates[c].insertBefore == candidates[c].firstLate &&
            !candidates[c].keepsInputs && !candidates[c].lendsOriginal;
   }
+  /// The candidate indices of the variants of \p c's gap, \p c included.
+  std::pair<int32_t, int32_t> variantsOf(int32_t c) const {
+    return {candidates[c].firstVariant,
+            candidates[c].firstVariant + candidates[c].numVariants};
+  }
   /// Whether another variant of \p c's gap is dropped.
   bool isVariantDropped(int32_t c, const std::vector<char> &dropped) const {
-    const Candidate &candidate = candidates[c];
-    for (int32_t k = candidate.firstVariant;
-         k < candidate.firstVariant + candidate.numVariants; ++k)
+    auto [first, end] = variantsOf(c);
+    for (int32_t k = first; k < end; ++k)
       if (k != c && dropped[k])
         return true;
     return false;
@@ -789,9 +807,7 @@ dropUntilBudget(const RematContext &context, int64_t budget,
     std::vector<Choice> choices;
     for (size_t c = 0; c < numCandidates; ++c) {
       const Candidate &candidate = context.candidates[c];
-      if (dropped[c] || rejected[c] ||
-          current->positionOf[candidate.dropAfter] >= step ||
-          current->positionOf[candidate.insertBefore - 1] + 1 <= step ||
+      if (dropped[c] || rejected[c] || !current->frees(candidate, step) ||
           context.isVariantDropped(static_cast<int32_t>(c), dropped))
         continue;
       int64_t benefit = problem.buffer(candidate.buffer).sizeBytes;
@@ -865,10 +881,7 @@ std::optional<DropPlan> undropUnneeded(const RematContext &context,
       break;
     const Candidate &candidate = context.candidates[c];
     int64_t spare = budget - context.problem.buffer(candidate.buffer).sizeBytes;
-    int32_t from = current->positionOf[candidate.dropAfter] + 1;
-    // Up to the clones already run before the insertion point: the copy
-    // would be live there too.
-    int32_t to = current->positionOf[candidate.insertBefore - 1] + 1;
+    auto [from, to] = current->freedSteps(candidate);
     const std::vector<int64_t> &live = current->profile.liveBytes;
     if (std::any_of(live.begin() + from, live.begin() + to,
                     [&](int64_t bytes) { return bytes > spare; }))
@@ -980,10 +993,7 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
   int64_t evaluations = 1;
   size_t numCandidates = context.candidates.size();
   auto spansPeak = [&](size_t d) {
-    const Candidate &candidate = context.candidates[d];
-    int32_t step = current->profile.peakStep;
-    return current->positionOf[candidate.dropAfter] < step &&
-           current->positionOf[candidate.insertBefore - 1] + 1 > step;
+    return current->frees(context.candidates[d], current->profile.peakStep);
   };
   // Tries the drop set \p trial; keeps it when better.
   auto tryMove = [&](std::vector<char> &trial) -> std::optional<bool> {
@@ -1016,10 +1026,9 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
         spanning.push_back(d);
     std::vector<char> trial = best.dropped;
     for (size_t c : droppedList) {
-      const Candidate &candidate = context.candidates[c];
       std::vector<size_t> replacements;
-      for (int32_t k = candidate.firstVariant;
-           k < candidate.firstVariant + candidate.numVariants; ++k)
+      auto [first, end] = context.variantsOf(static_cast<int32_t>(c));
+      for (int32_t k = first; k < end; ++k)
         if (static_cast<size_t>(k) != c)
           replacements.push_back(k);
       replacements.insert(replacements.end(), spanning.begin(), spanning.end());
@@ -1057,11 +1066,9 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
       for (size_t c : droppedList) {
         if (exhausted())
           return best;
-        const Candidate &candidate = context.candidates[c];
         std::vector<char> forbidden(numCandidates, 0);
-        for (int32_t k = candidate.firstVariant;
-             k < candidate.firstVariant + candidate.numVariants; ++k)
-          forbidden[k] = 1;
+        auto [first, end] = context.variantsOf(static_cast<int32_t>(c));
+        std::fill(forbidden.begin() + first, forbidden.begin() + end, 1);
         std::vector<char> repaired = best.dropped;
         repaired[c] = 0;
         int64_t ignoredPeak = INT64_MAX;
