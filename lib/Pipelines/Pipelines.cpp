@@ -111,11 +111,11 @@ void mlir::memsched::buildOptimizePipeline(
   // Calls first: what a callee holds while it runs becomes the call's
   // workspace, which the function passes below count.
   pm.addPass(createMemschedAnnotateCallsPass());
-  // Offload first: the order and the plans that follow are made for the
-  // function without the resident state (an order made for the function
-  // with it can be much worse for the offloaded one). memsched-fit's own
-  // offload= would plan both ways, but after an order made for the input.
-  if (!options.offload.empty()) {
+  // Without a budget there is nothing to weigh an offload against: it is
+  // applied first, so that the order is made for the offloaded function.
+  // With one, memsched-fit plans both ways (reordering the offloaded copy
+  // for itself) and keeps the better.
+  if (!options.offload.empty() && options.budget.empty()) {
     MemschedOffloadPassOptions offloadOptions;
     offloadOptions.offload.assign(options.offload.begin(),
                                   options.offload.end());
@@ -131,6 +131,7 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.device = options.device;
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
+    fitOptions.offload.assign(options.offload.begin(), options.offload.end());
     pm.addNestedPass<func::FuncOp>(createMemschedFitPass(fitOptions));
   } else {
     // Without a budget, in-place writes are the last step; with one,

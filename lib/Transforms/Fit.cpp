@@ -127,6 +127,25 @@ LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
       return failure();
     }
   }
+  // An order memsched-reorder made for the function is made again for the
+  // offloaded copy: without its resident state the best order differs (on
+  // ResNet-34 at ResNet-18's memory, 1.08x the step time against 1.27x in
+  // the order made for the input).
+  if (auto reorder = func->getAttrOfType<DictionaryAttr>(kReorderAttrName)) {
+    auto name = reorder.getAs<StringAttr>("algorithm");
+    std::optional<scheduling::ReorderAlgorithm> algorithm =
+        name ? scheduling::parseReorderAlgorithm(name.getValue().str())
+             : std::nullopt;
+    if (algorithm) {
+      // A copy that cannot be reordered is planned in the input's order;
+      // why is of no use to the user, whose function was reordered.
+      ScopedDiagnosticHandler drop(context,
+                                   [](Diagnostic &) { return success(); });
+      scheduling::ReorderOptions options;
+      options.algorithm = *algorithm;
+      (void)applyReorder(with.copy, costModel, name.getValue(), options);
+    }
+  }
   for (PlannedCopy *planned : {&without, &with}) {
     ScopedDiagnosticHandler hold = holdDiagnostics(*planned);
     planned->succeeded = succeeded(

@@ -19,6 +19,7 @@
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -72,6 +73,105 @@ static void moveInto(Block &block, ArrayRef<Operation *> ops) {
     op->moveBefore(terminator);
 }
 
+FailureOr<ReorderOutcome>
+mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
+                             StringRef algorithmName,
+                             const sched::ReorderOptions &options) {
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  graph.emitStatus("memsched-reorder");
+  ReorderOutcome outcome;
+  if (graph.getStatus() == TensorGraphStatus::Skipped) {
+    outcome.skipped = true;
+    return outcome;
+  }
+  if (graph.getStatus() == TensorGraphStatus::Failed)
+    return failure();
+  const sched::Problem &problem = graph.getProblem();
+
+  std::string error;
+  std::optional<sched::ReorderResult> result =
+      sched::reorder(problem, options, &error);
+  if (!result) {
+    emitError(func.getLoc()) << "memsched-reorder: " << error;
+    return failure();
+  }
+
+  Block &block = func.getBody().front();
+  SmallVector<Operation *> original, reordered;
+  for (Operation &op : block.without_terminator())
+    original.push_back(&op);
+  llvm::append_range(reordered, graph.getFreeOps());
+  for (sched::TaskId task : result->order)
+    llvm::append_range(reordered, graph.getOps(task));
+  if (reordered.size() != original.size()) {
+    emitError(func.getLoc())
+        << "memsched-reorder: internal error: the order has "
+        << reordered.size() << " ops, the body " << original.size();
+    return failure();
+  }
+  if (Operation *op = findDominanceViolation(block, reordered)) {
+    emitError(op->getLoc())
+        << "memsched-reorder: internal error: the new order "
+           "would use a value before its definition here";
+    return failure();
+  }
+
+  int64_t resident = problem.residentBytes();
+  int64_t before = resident + result->programPeakTransientBytes;
+  FunctionReport input = analyzeFunction(func, costModel);
+  moveInto(block, reordered);
+  // The graph of the new order decides in-place writes afresh. `auto` never
+  // raises the planned bytes (what a budget bounds) or the peak; a named
+  // algorithm's order is kept unless it models worse than both the input
+  // and what the scheduler predicted (a heuristic may be worse than the
+  // input on purpose).
+  FunctionReport output = analyzeFunction(func, costModel);
+  std::optional<int64_t> after;
+  if (output.status == TensorGraphStatus::Built)
+    after = output.peakBytes;
+  int64_t predicted = resident + result->peakTransientBytes;
+  bool restored = !after || (*after > before && *after > predicted);
+  if (options.algorithm == sched::ReorderAlgorithm::Auto && after &&
+      (output.plannedBytes() > input.plannedBytes() || *after > before))
+    restored = true;
+  if (restored) {
+    moveInto(block, original);
+    after = before;
+    output = input;
+  }
+
+  Builder builder(func.getContext());
+  SmallVector<NamedAttribute> candidates;
+  for (const sched::CandidateResult &candidate : result->candidates)
+    candidates.push_back(builder.getNamedAttr(
+        candidate.algorithm,
+        builder.getI64IntegerAttr(resident + candidate.peakTransientBytes)));
+  outcome.beforeBytes = before;
+  outcome.afterBytes = *after;
+  outcome.chosen = restored ? "program" : result->chosenAlgorithm;
+  outcome.isOptimal = result->isOptimal && !restored;
+  outcome.restored = restored;
+  NamedAttribute fields[] = {
+      builder.getNamedAttr("algorithm", builder.getStringAttr(algorithmName)),
+      builder.getNamedAttr("chosen", builder.getStringAttr(outcome.chosen)),
+      builder.getNamedAttr("peak_before_bytes",
+                           builder.getI64IntegerAttr(before)),
+      builder.getNamedAttr("peak_after_bytes",
+                           builder.getI64IntegerAttr(*after)),
+      builder.getNamedAttr("planned_before_bytes",
+                           builder.getI64IntegerAttr(input.plannedBytes())),
+      builder.getNamedAttr("planned_after_bytes",
+                           builder.getI64IntegerAttr(output.plannedBytes())),
+      builder.getNamedAttr("lower_bound_bytes",
+                           builder.getI64IntegerAttr(
+                               resident + result->lowerBoundTransientBytes)),
+      builder.getNamedAttr("optimal", builder.getBoolAttr(outcome.isOptimal)),
+      builder.getNamedAttr("candidates", builder.getDictionaryAttr(candidates)),
+  };
+  func->setAttr(kReorderAttrName, builder.getDictionaryAttr(fields));
+  return outcome;
+}
+
 namespace {
 struct ReorderPass
     : public memsched::impl::MemschedReorderPassBase<ReorderPass> {
@@ -99,7 +199,6 @@ void ReorderPass::runOnOperation() {
            "must not be negative";
     return signalPassFailure();
   }
-  std::string error;
   FailureOr<DeviceSpec> spec =
       DeviceSpec::resolveOrEmitError(device, func, "memsched-reorder");
   if (failed(spec))
@@ -112,103 +211,25 @@ void ReorderPass::runOnOperation() {
   });
   CostModel costModel(*spec);
 
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  graph.emitStatus("memsched-reorder");
-  if (graph.getStatus() == TensorGraphStatus::Skipped)
-    return markAllAnalysesPreserved();
-  if (graph.getStatus() == TensorGraphStatus::Failed)
-    return signalPassFailure();
-  const sched::Problem &problem = graph.getProblem();
-
   sched::ReorderOptions options;
   options.algorithm = *parsed;
   options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   options.exactMaxTasks = exactMaxTasks;
-  std::optional<sched::ReorderResult> result =
-      sched::reorder(problem, options, &error);
-  if (!result) {
-    emitError(func.getLoc()) << "memsched-reorder: " << error;
+  FailureOr<ReorderOutcome> outcome =
+      applyReorder(func, costModel, algorithm, options);
+  if (failed(outcome))
     return signalPassFailure();
-  }
+  if (outcome->skipped)
+    return markAllAnalysesPreserved();
 
-  Block &block = func.getBody().front();
-  SmallVector<Operation *> original, reordered;
-  for (Operation &op : block.without_terminator())
-    original.push_back(&op);
-  llvm::append_range(reordered, graph.getFreeOps());
-  for (sched::TaskId task : result->order)
-    llvm::append_range(reordered, graph.getOps(task));
-  if (reordered.size() != original.size()) {
-    emitError(func.getLoc())
-        << "memsched-reorder: internal error: the order has "
-        << reordered.size() << " ops, the body " << original.size();
-    return signalPassFailure();
-  }
-  if (Operation *op = findDominanceViolation(block, reordered)) {
-    emitError(op->getLoc())
-        << "memsched-reorder: internal error: the new order "
-           "would use a value before its definition here";
-    return signalPassFailure();
-  }
-
-  int64_t resident = problem.residentBytes();
-  int64_t before = resident + result->programPeakTransientBytes;
-  FunctionReport input = analyzeFunction(func, costModel);
-  moveInto(block, reordered);
-  // The graph of the new order decides in-place writes afresh. `auto` never
-  // raises the planned bytes (what a budget bounds) or the peak; a named
-  // algorithm's order is kept unless it models worse than both the input
-  // and what the scheduler predicted (a heuristic may be worse than the
-  // input on purpose).
-  FunctionReport output = analyzeFunction(func, costModel);
-  std::optional<int64_t> after;
-  if (output.status == TensorGraphStatus::Built)
-    after = output.peakBytes;
-  int64_t predicted = resident + result->peakTransientBytes;
-  bool restored = !after || (*after > before && *after > predicted);
-  if (*parsed == sched::ReorderAlgorithm::Auto && after &&
-      (output.plannedBytes() > input.plannedBytes() || *after > before))
-    restored = true;
-  if (restored) {
-    moveInto(block, original);
-    after = before;
-    output = input;
-  }
-
-  Builder builder(&getContext());
-  SmallVector<NamedAttribute> candidates;
-  for (const sched::CandidateResult &candidate : result->candidates)
-    candidates.push_back(builder.getNamedAttr(
-        candidate.algorithm,
-        builder.getI64IntegerAttr(resident + candidate.peakTransientBytes)));
-  std::string chosen = restored ? "program" : result->chosenAlgorithm;
-  NamedAttribute fields[] = {
-      builder.getNamedAttr("algorithm", builder.getStringAttr(algorithm)),
-      builder.getNamedAttr("chosen", builder.getStringAttr(chosen)),
-      builder.getNamedAttr("peak_before_bytes",
-                           builder.getI64IntegerAttr(before)),
-      builder.getNamedAttr("peak_after_bytes",
-                           builder.getI64IntegerAttr(*after)),
-      builder.getNamedAttr("planned_before_bytes",
-                           builder.getI64IntegerAttr(input.plannedBytes())),
-      builder.getNamedAttr("planned_after_bytes",
-                           builder.getI64IntegerAttr(output.plannedBytes())),
-      builder.getNamedAttr("lower_bound_bytes",
-                           builder.getI64IntegerAttr(
-                               resident + result->lowerBoundTransientBytes)),
-      builder.getNamedAttr("optimal",
-                           builder.getBoolAttr(result->isOptimal && !restored)),
-      builder.getNamedAttr("candidates", builder.getDictionaryAttr(candidates)),
-  };
-  func->setAttr(kReorderAttrName, builder.getDictionaryAttr(fields));
-
-  double ratio = *after > 0 ? static_cast<double>(before) / *after : 1.0;
+  int64_t before = outcome->beforeBytes, after = outcome->afterBytes;
+  double ratio = after > 0 ? static_cast<double>(before) / after : 1.0;
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "memsched-reorder: peak " << formatBytes(before) << " -> "
-         << formatBytes(*after) << " (" << llvm::formatv("{0:F2}", ratio).str()
-         << "x) with " << chosen;
-  if (result->isOptimal && !restored)
+         << formatBytes(after) << " (" << llvm::formatv("{0:F2}", ratio).str()
+         << "x) with " << outcome->chosen;
+  if (outcome->isOptimal)
     remark << " (optimal)";
-  if (restored)
+  if (outcome->restored)
     remark << "; kept the input order, whose rebuilt graph models lower";
 }

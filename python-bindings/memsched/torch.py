@@ -743,11 +743,23 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     (``memsched-offload``): each parameter is copied to the device before
     its uses, each gradient returned as a CPU tensor; on a GPU the model's
     parameters must then be on the CPU and the inputs on the GPU."""
-    from . import MLIRError, analyze, budgets, optimize
+    from . import MLIRError, analyze, budgets, optimize, run_pipeline
     if "optimizer" in offload:
         raise ValueError("fit plans no optimizer step: offload is a subset "
                          "of params, grads")
     capture = capture_training_step(model, inputs, target, loss, dropout)
+
+    def lowered(aten_operands=False):
+        # The caller keeps the offloaded state on the host, so the step is
+        # offloaded before planning rather than where it pays, as
+        # memsched.optimize's offload= would choose.
+        text = lower_graph(capture, aten_operands=aten_operands)
+        if not offload:
+            return text
+        return run_pipeline(text, "func.func(memsched-offload{offload=%s%s})"
+                            % (",".join(offload),
+                               " device=%s" % device if device else ""))
+
     plain = lower_graph(capture)
     budget = budgets.normalize(budget)
     if budget and budget.endswith("x"):
@@ -756,12 +768,12 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
         unplanned = analyze(plain, timeline=False)
         budget = "%dB" % int(float(budget[:-1]) *
                              unplanned["functions"][0]["planned_bytes"])
+    plain = lowered()
 
     def plan_at(text, plan_budget):
         plan, report = optimize(text, plan_budget, device=device,
                                 allow_remat=allow_remat,
-                                allow_swap=allow_swap, timeline=False,
-                                offload=offload)
+                                allow_swap=allow_swap, timeline=False)
         fitted = FittedStep(model, capture, plan, report, target is not None,
                             loss, dropout)
         fitted.budget_bytes = limit  # None until known, and for "min"
@@ -775,8 +787,8 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     # operands modelled (aten_operands).
     limit = None
     if budget == "min":
-        candidates = [plan_at(plain, "min"), plan_at(
-            lower_graph(capture, aten_operands=True), "min")]
+        candidates = [plan_at(plain, "min"),
+                      plan_at(lowered(aten_operands=True), "min")]
         return min(candidates, key=lambda f: f.estimated_bytes)
     first = plan_at(plain, budget)
     limit = first.report["functions"][0].get("fit", {}).get("budget_bytes")
@@ -792,7 +804,7 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
 
     best = first
     for text in (plain, None):
-        text = text or lower_graph(capture, aten_operands=True)
+        text = text or lowered(aten_operands=True)
         candidate = first if text is plain else attempt(text, limit)
         for plan_budget in ("tighter", "min"):
             if candidate is not None and \

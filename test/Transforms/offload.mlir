@@ -6,6 +6,9 @@
 // RUN: not memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='budget=0.8x' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOOFFLOAD
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params,grads budget=0.8x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=CHOSEN
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params,grads budget=1.0x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=NOTCHOSEN
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=0.8x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=CHOSEN
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=1.0x' -o - 2>/dev/null | FileCheck %s --check-prefix=OPTNOT
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads' -o - 2>/dev/null | FileCheck %s --check-prefix=OPTFORCED
 
 // Tests memsched-offload on a two-layer training step (params w1, w2; the
 // input x; results loss, grads): each parameter is in host memory and read
@@ -19,7 +22,9 @@
 // 0.8x of 2 MiB is met with offload and below every plan without.
 // memsched-fit{offload=} plans with and without offload and keeps the
 // better: offload at 0.8x, none at 1.0x (met as it is, faster without
-// copies).
+// copies). memsched-optimize with a budget does the same through
+// memsched-fit; without a budget there is nothing to weigh, and the state
+// is offloaded.
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<256x256xf32> {memsched.host_memory}
@@ -52,6 +57,11 @@
 // CHOSEN: "offload": true
 // NOTCHOSEN: "fit": {
 // NOTCHOSEN: "offload": false
+// OPTNOT-NOT: memsched.host_memory
+// OPTNOT: memsched.fit = {{.*}}offload = false
+// OPTNOT-NOT: memsched.swap_in
+// OPTFORCED: memsched.host_memory
+// OPTFORCED: memsched.swap_in
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #sum = affine_map<(d0, d1) -> ()>

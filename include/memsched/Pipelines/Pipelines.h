@@ -63,9 +63,11 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
       llvm::cl::init(true)};
   ::mlir::detail::PassOptions::ListOption<std::string> offload{
       *this, "offload",
-      llvm::cl::desc("Keep resident state in host memory first "
+      llvm::cl::desc("Resident state that may stay in host memory "
                      "(memsched-offload): a comma-separated subset of "
-                     "params, grads, optimizer; empty: none")};
+                     "params, grads, optimizer; empty: none. With a budget "
+                     "planned both ways and the better kept; without, "
+                     "offloaded")};
   ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of the result to this file ('-' "

@@ -20,6 +20,7 @@
 #include "memsched/Analysis/CostModel.h"
 #include "memsched/Scheduling/BudgetDriver.h"
 #include "memsched/Scheduling/Remat.h"
+#include "memsched/Scheduling/Reorder.h"
 #include "memsched/Scheduling/Swap.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -106,6 +107,31 @@ bool isBetterBudgetOutcome(const scheduling::BudgetResult &a,
 FailureOr<int64_t> applyResidentOffload(func::FuncOp func,
                                         ArrayRef<std::string> selection,
                                         const CostModel &costModel);
+
+/// What applyReorder did.
+struct ReorderOutcome {
+  /// The function is outside the model but valid (a remark said so); it is
+  /// unchanged.
+  bool skipped = false;
+  /// Modelled peak of the input order and of the order kept.
+  int64_t beforeBytes = 0;
+  int64_t afterBytes = 0;
+  /// The candidate whose order was kept (`program` when restored).
+  std::string chosen;
+  bool isOptimal = false;
+  /// The scheduler's order modelled worse once rebuilt; the input order
+  /// was kept.
+  bool restored = false;
+};
+
+/// Reorders the ops of \p func as memsched-reorder does (docs/passes.md)
+/// and records `memsched.reorder` (with \p algorithmName); the summary
+/// remark is the caller's. On failure an error says why and \p func is
+/// unchanged.
+FailureOr<ReorderOutcome>
+applyReorder(func::FuncOp func, const CostModel &costModel,
+             StringRef algorithmName,
+             const scheduling::ReorderOptions &options);
 
 /// The footprint a fractional budget is a fraction of: the planned bytes of
 /// \p func before memsched rewrote it (recorded by memsched-reorder when it
