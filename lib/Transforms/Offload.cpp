@@ -54,8 +54,13 @@ struct OffloadPlan {
   /// reading one swap-in.
   std::vector<std::vector<SmallVector<Operation *>>> readerGroups;
   /// Per parameter and group: the op before which the swap-in is issued,
-  /// early enough for the copy to end under the compute before the group.
+  /// early enough for the copy to end under the compute before the group,
+  /// behind the copies issued before it.
   std::vector<std::vector<Operation *>> issueBefore;
+  /// Per parameter and group: when the copy is meant to start, in modelled
+  /// compute time; swap-ins before the same op are issued in this order,
+  /// which is the order the link runs them in.
+  std::vector<std::vector<double>> issueStart;
 };
 
 struct OffloadPass
@@ -149,6 +154,15 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
     ops.push_back(&op);
     computeBefore.push_back(computeBefore.back() + costs.getCost(&op).seconds);
   }
+  // One host-to-device copy per reader group, placed once all are known.
+  struct PlannedCopy {
+    unsigned param;
+    size_t group;
+    /// Modelled compute before the group's first reader.
+    double deadline;
+    double seconds;
+  };
+  std::vector<PlannedCopy> copies;
   for (unsigned i = 0; i < plan.numParams; ++i) {
     BlockArgument param = func.getArgument(i);
     auto type = cast<RankedTensorType>(param.getType());
@@ -171,9 +185,10 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                << func.getSymName() << "' is an argument, not a value the "
                << "function makes";
     }
+    plan.issueBefore.emplace_back();
+    plan.issueStart.emplace_back();
     if (!plan.movesArgument[i]) {
       plan.readerGroups.emplace_back();
-      plan.issueBefore.emplace_back();
       continue;
     }
     // The readers in program order; a write into the parameter (it is an
@@ -215,22 +230,37 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
         groups.emplace_back();
       groups.back().push_back(reader);
     }
-    // Prefetch: issue each copy as much modelled compute before its group
-    // as it takes (the latest such op), without reaching back into the
-    // previous group.
-    std::vector<Operation *> issue;
-    for (size_t g = 0; g < groups.size(); ++g) {
-      size_t first = positionOf.lookup(groups[g].front());
-      size_t earliest =
-          g == 0 ? 0 : positionOf.lookup(groups[g - 1].back()) + 1;
-      size_t point = first;
-      while (point > earliest &&
-             computeBefore[first] - computeBefore[point] < copySeconds)
-        --point;
-      issue.push_back(ops[point]);
-    }
+    for (auto [g, group] : llvm::enumerate(groups))
+      copies.push_back(
+          {i, g, computeBefore[positionOf.lookup(group.front())], copySeconds});
     plan.readerGroups.push_back(std::move(groups));
-    plan.issueBefore.push_back(std::move(issue));
+    plan.issueBefore.back().resize(plan.readerGroups.back().size());
+    plan.issueStart.back().resize(plan.readerGroups.back().size());
+  }
+  // Prefetch: the host-to-device link runs one copy at a time, in issue
+  // order. Backwards from the last deadline (the modelled compute before a
+  // group's first reader), each copy is to end by its deadline and before
+  // the next copy starts, so a large copy is moved ahead of the small ones
+  // it would otherwise delay. It is issued before the latest op whose
+  // modelled start is not after its start, without reaching back into the
+  // previous group of the same parameter.
+  llvm::stable_sort(copies, [](const PlannedCopy &a, const PlannedCopy &b) {
+    return a.deadline > b.deadline;
+  });
+  double linkFree = std::numeric_limits<double>::infinity();
+  for (const PlannedCopy &copy : copies) {
+    double start = std::min(copy.deadline, linkFree) - copy.seconds;
+    linkFree = start;
+    const auto &groups = plan.readerGroups[copy.param];
+    size_t first = positionOf.lookup(groups[copy.group].front());
+    size_t earliest =
+        copy.group == 0 ? 0
+                        : positionOf.lookup(groups[copy.group - 1].back()) + 1;
+    size_t point = first;
+    while (point > earliest && computeBefore[point] > start)
+      --point;
+    plan.issueBefore[copy.param][copy.group] = ops[point];
+    plan.issueStart[copy.param][copy.group] = start;
   }
   return plan;
 }
@@ -241,24 +271,34 @@ static void applyOffload(func::FuncOp func, const OffloadPlan &plan) {
   Operation *terminator = entry.getTerminator();
   MLIRContext *context = func.getContext();
   OpBuilder atStart = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Value> hostOf(plan.numParams);
+  // Swap-ins in the order the link is to run them: those issued before the
+  // same op then stand in that order.
+  SmallVector<std::tuple<double, unsigned, size_t>> copies;
   for (unsigned i = 0; i < plan.numParams; ++i) {
     if (!plan.movesArgument[i])
       continue;
     BlockArgument param = func.getArgument(i);
-    auto type = cast<RankedTensorType>(param.getType());
     func.setArgAttr(i, kHostMemoryAttrName, UnitAttr::get(context));
-    auto hostType = HostTensorType::get(context, type);
-    Value host =
+    auto hostType =
+        HostTensorType::get(context, cast<RankedTensorType>(param.getType()));
+    hostOf[i] =
         HostArgumentOp::create(atStart, param.getLoc(), hostType, param);
-    for (auto [group, issue] :
-         llvm::zip_equal(plan.readerGroups[i], plan.issueBefore[i])) {
-      OpBuilder before(issue);
-      Value copy = SwapInOp::create(before, param.getLoc(), type, host);
-      for (Operation *reader : group)
-        param.replaceUsesWithIf(copy, [&](OpOperand &use) {
-          return reader->isAncestor(use.getOwner());
-        });
-    }
+    for (size_t g = 0; g < plan.readerGroups[i].size(); ++g)
+      copies.emplace_back(plan.issueStart[i][g], i, g);
+  }
+  llvm::stable_sort(copies, [](const auto &a, const auto &b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (auto [start, i, g] : copies) {
+    BlockArgument param = func.getArgument(i);
+    OpBuilder before(plan.issueBefore[i][g]);
+    Value copy =
+        SwapInOp::create(before, param.getLoc(), param.getType(), hostOf[i]);
+    for (Operation *reader : plan.readerGroups[i][g])
+      param.replaceUsesWithIf(copy, [&](OpOperand &use) {
+        return reader->isAncestor(use.getOwner());
+      });
   }
   DenseMap<Value, Value> hostCopyOf;
   for (unsigned i = 0; i < plan.numParams; ++i) {
