@@ -104,7 +104,10 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   // budget and tightens its target by the measured overshoot (in-place
   // decisions and arena fragmentation are only known on the rewritten
   // function), at least 1% a step; a plan that fits with more than 1% of
-  // the budget to spare is followed by one at a target looser by the slack.
+  // the budget to spare is followed by one at a target looser by the slack,
+  // and where that overshoots, by bisection between the two targets (the
+  // footprint is not linear in the target: a plan well under the budget
+  // can recompute or swap much more than one just under it).
   CandidateSlot fastest(evaluator);
   if (!minimise) {
     // The footprint counts more than the planners' peak (escaping buffers
@@ -122,6 +125,10 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
         break;
       int64_t target = firstTarget;
       bool fits = false, raised = false;
+      // The loosest target that fit, and the tightest looser one that did
+      // not (0: none yet).
+      int64_t fitTarget = 0, overTarget = 0;
+      int64_t resolution = std::max<int64_t>(options.budgetBytes / 100, 1);
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
         if (attempt > 0 && fastest.has() && outOfTime())
@@ -147,6 +154,13 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
                         evaluation->timeSeconds <
                             fastest.evaluation().timeSeconds);
           fits = true;
+          fitTarget = std::max(fitTarget, target);
+          if (overTarget) {
+            if (overTarget - fitTarget <= resolution)
+              break;
+            target = fitTarget + (overTarget - fitTarget) / 2;
+            continue;
+          }
           // Well under the budget (the measured footprint can fall far
           // below the planner's target: in-place writes, freed gaps): a
           // looser target may need less recomputation or swapping.
@@ -157,9 +171,15 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           continue;
         }
         evaluator.release(evaluation->candidate);
-        // A looser target overshot: the plan that fits stays.
-        if (fits)
-          break;
+        // A looser target overshot: the plan that fits stays, and the
+        // targets between the two are bisected.
+        if (fits) {
+          overTarget = overTarget ? std::min(overTarget, target) : target;
+          if (overTarget - fitTarget <= resolution)
+            break;
+          target = fitTarget + (overTarget - fitTarget) / 2;
+          continue;
+        }
         // At its planner's floor: a tighter target cannot be planned.
         if (evaluation->peakTransientBytes <=
             evaluation->smallestTransientBytes)

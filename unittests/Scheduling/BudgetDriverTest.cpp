@@ -16,6 +16,7 @@
 
 #include "gtest/gtest.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -284,4 +285,58 @@ TEST(BudgetDriverTest, FastestFloorWithinTheBudgetWhenOnlyFloorsFit) {
   EXPECT_EQ(run(150), 1);
   EXPECT_EQ(run(149), 0);
   EXPECT_EQ(run(kMinimumBudget), 0);
+}
+
+namespace {
+/// One lever whose footprint is a given function of the target; the time
+/// falls as the target rises.
+class FootprintCurveEvaluator : public BudgetEvaluator {
+public:
+  FootprintCurveEvaluator(int64_t peakTransient,
+                          std::function<int64_t(int64_t)> footprint)
+      : peakTransient(peakTransient), footprint(std::move(footprint)) {}
+
+  std::optional<BudgetEvaluation> evaluate(int, int64_t target) override {
+    BudgetEvaluation evaluation;
+    evaluation.planned = true;
+    evaluation.peakTransientBytes = std::min(target, peakTransient);
+    evaluation.footprintBytes = footprint(target);
+    evaluation.timeSeconds = 1.0 + 1e-5 * double(peakTransient - target);
+    evaluation.candidate = next++;
+    live.insert(evaluation.candidate);
+    targets.push_back(target);
+    return evaluation;
+  }
+  void release(int64_t candidate) override {
+    ASSERT_TRUE(live.erase(candidate)) << "released twice or unknown";
+  }
+
+  int64_t peakTransient;
+  std::function<int64_t(int64_t)> footprint;
+  int64_t next = 0;
+  std::set<int64_t> live;
+  std::vector<int64_t> targets;
+};
+} // namespace
+
+// The footprint jumps above target 850 (a plan that keeps one more large
+// buffer): the budget's own target overshoots, the tightened one fits with
+// half the budget spare, the target looser by that spare overshoots again;
+// bisecting between the last two finds a plan that fits with less
+// recomputation than the tightened one.
+TEST(BudgetDriverTest, BisectsBetweenAFitAndALooserOvershoot) {
+  FootprintCurveEvaluator evaluator(1000, [](int64_t target) {
+    return target <= 850 ? target - 100 : target + 400;
+  });
+  BudgetDriverOptions options;
+  options.budgetBytes = 900;
+  options.inputFootprintBytes = 1000;
+  options.inputPeakTransientBytes = 1000;
+  options.inputTimeSeconds = 1.0;
+  options.strategies = {"curve"};
+  std::optional<BudgetResult> result = driveBudget(evaluator, options);
+  ASSERT_TRUE(result && result->met);
+  EXPECT_EQ(evaluator.targets, (std::vector<int64_t>{900, 500, 1000, 750}));
+  EXPECT_EQ(result->chosen.peakTransientBytes, 750);
+  EXPECT_EQ(evaluator.live.size(), 1u);
 }
