@@ -453,6 +453,8 @@ private:
   const CostModel &costModel;
   DenseMap<Operation *, int64_t> peakOf;
   DenseSet<Operation *> active;
+  /// Functions that can call themselves again, through any chain of calls.
+  DenseSet<Operation *> recursive;
 };
 } // namespace
 
@@ -487,6 +489,14 @@ int64_t CalleeMemory::annotate(func::FuncOp func) {
       bytes -= getCallTensorBytes(type);
     call->setAttr(kWorkspaceAttrName,
                   builder.getI64IntegerAttr(std::max<int64_t>(bytes, 0)));
+    // A callee still being annotated is on a cycle of calls; so is one that
+    // reaches one.
+    if (active.contains(callee) || recursive.contains(callee)) {
+      call->setAttr(kRecursiveCallAttrName, builder.getUnitAttr());
+      recursive.insert(func);
+    } else {
+      call->removeAttr(kRecursiveCallAttrName);
+    }
   });
   int64_t peak = -1;
   TensorGraph graph = TensorGraph::build(func, costModel);

@@ -16,6 +16,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -369,6 +370,19 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   bool canSwap = config.allowSwap &&
                  costModel.getDevice().hostToDeviceBandwidth > 0 &&
                  costModel.getDevice().deviceToHostBandwidth > 0;
+  // A recursion's memory grows with its depth, which nothing here knows.
+  WalkResult recursion = func.walk([&](CallOpInterface call) {
+    if (!call->hasAttr(kRecursiveCallAttrName))
+      return WalkResult::advance();
+    emitError(call.getLoc())
+        << passName << ": '@" << func.getSymName() << "' makes a call that "
+        << "can recurse; the memory a recursion holds grows with its depth, "
+           "which is not known, so no budget can be promised (budgets are "
+           "for functions whose calls do not recurse)";
+    return WalkResult::interrupt();
+  });
+  if (recursion.wasInterrupted())
+    return failure();
   if (config.allowSwap && hasSwapOps(func))
     return emitError(func.getLoc())
            << passName << ": '@" << func.getSymName()

@@ -150,7 +150,7 @@ func.func @caller(%x: tensor<256xf32>) -> tensor<256xf32> {
 // A recursive callee has no order to simulate: every tensor its body makes
 // counts at once (the negf's, the call's and the scf.if's results, 1 KiB
 // each; empty tensors allocate nothing themselves), less the call's result.
-// RECURSIVE: func.call @down({{.*}}) {memsched.workspace = 2048 : i64}
+// RECURSIVE: func.call @down({{.*}}) {memsched.recursive, memsched.workspace = 2048 : i64}
 func.func @down(%x: tensor<256xf32>, %c: i1) -> tensor<256xf32> {
   %r = scf.if %c -> (tensor<256xf32>) {
     %e = tensor.empty() : tensor<256xf32>

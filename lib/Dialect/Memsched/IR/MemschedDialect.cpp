@@ -305,6 +305,13 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
              << attribute.getValue();
     return success();
   }
+  if (name == kRecursiveCallAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitOpError()
+             << "expects '" << kRecursiveCallAttrName
+             << "' to be a unit attribute, got " << attribute.getValue();
+    return success();
+  }
   if (name == kRecomputeAttrName || name == kAllocationAttrName ||
       name == kInstanceAttrName) {
     if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/false))

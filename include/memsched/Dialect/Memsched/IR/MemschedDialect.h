@@ -26,6 +26,11 @@ inline constexpr llvm::StringLiteral kHostMemoryAttrName =
     "memsched.host_memory";
 /// Name of the attribute holding an op's workspace in bytes.
 inline constexpr llvm::StringLiteral kWorkspaceAttrName = "memsched.workspace";
+/// Unit attribute memsched-annotate-calls sets on a call whose callee can
+/// call itself again: its workspace counts one level of the recursion, and
+/// what the device holds depends on a depth that is not known.
+inline constexpr llvm::StringLiteral kRecursiveCallAttrName =
+    "memsched.recursive";
 /// `{flops = F, bytes = B}`: the work a device kernel for the op does, when
 /// its linalg form does more (e.g. a scatter-add written as a reduction).
 inline constexpr llvm::StringLiteral kWorkAttrName = "memsched.work";
