@@ -700,3 +700,58 @@ mlir::memsched::scheduling::checkpointSequentialSchedule(const Chain &chain,
   appendSegments(bounds, /*lastStoredAll=*/true, ops);
   return ops;
 }
+
+Problem mlir::memsched::scheduling::makeChainProblem(const Chain &chain) {
+  Problem problem;
+  auto output = [&](const std::string &name, int64_t bytes, TaskId producer,
+                    BufferKind kind = BufferKind::Transient) {
+    Buffer buffer;
+    buffer.name = name;
+    buffer.sizeBytes = std::max<int64_t>(bytes, 1);
+    buffer.kind = kind;
+    Value value;
+    value.name = name;
+    value.sizeBytes = buffer.sizeBytes;
+    value.buffer = problem.addBuffer(std::move(buffer));
+    value.producer = producer;
+    return problem.addValue(std::move(value));
+  };
+  auto task = [&](const std::string &name, double seconds, int64_t workspace) {
+    Task t;
+    t.name = name;
+    t.duration = seconds;
+    t.workspaceBytes = workspace;
+    return problem.addTask(std::move(t));
+  };
+  int32_t length = chain.length();
+  // x[l], the rest of xbar^l (kNoId when xbar^l is x^l) and d[l].
+  std::vector<ValueId> x(length + 1, kNoId), rest(length + 1, kNoId),
+      d(length + 1, kNoId);
+  x[0] = output("x0", chain.inputBytes, kNoId, BufferKind::Resident);
+  TaskId seed = task("seed", 0.0, 0);
+  d[length] =
+      output("d" + std::to_string(length), chain.stage(length).gradBytes, seed);
+  for (int32_t l = 1; l <= length; ++l) {
+    const ChainStage &stage = chain.stage(l);
+    TaskId forward =
+        task("F" + std::to_string(l), stage.forwardTime, stage.forwardOverhead);
+    problem.addConsumer(x[l - 1], forward);
+    x[l] = output("x" + std::to_string(l), stage.outputBytes, forward);
+    if (stage.savedBytes > stage.outputBytes)
+      rest[l] = output("xbar" + std::to_string(l),
+                       stage.savedBytes - stage.outputBytes, forward);
+  }
+  for (int32_t l = length; l >= 1; --l) {
+    const ChainStage &stage = chain.stage(l);
+    TaskId backward = task("B" + std::to_string(l), stage.backwardTime,
+                           stage.backwardOverhead);
+    for (ValueId read : {d[l], x[l], rest[l], x[l - 1]})
+      if (read != kNoId)
+        problem.addConsumer(read, backward);
+    int64_t bytes =
+        l == 1 ? chain.inputGradBytes : chain.stage(l - 1).gradBytes;
+    d[l - 1] = output("d" + std::to_string(l - 1), bytes, backward);
+  }
+  problem.value(d[0]).liveToEnd = true;
+  return problem;
+}

@@ -56,6 +56,8 @@
 #ifndef MEMSCHED_SCHEDULING_ORACLES_CHAINREMAT_H
 #define MEMSCHED_SCHEDULING_ORACLES_CHAINREMAT_H
 
+#include "memsched/Scheduling/Problem.h"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -286,6 +288,16 @@ solveChainExhaustive(const Chain &chain, int64_t memoryLimit,
 
 /// No recomputation: Fall_1..Fall_L, then B_L..B_1.
 std::vector<ChainOp> storeAllSchedule(const Chain &chain);
+
+/// The chain as a planning problem in the order of storeAllSchedule, so
+/// that memsched's planners can be measured against Rotor on it: x^0 is a
+/// resident buffer; a first task makes the seed d^L (Rotor counts it from
+/// the start); F_l (forwardTime, forwardOverhead of workspace) reads x^{l-1}
+/// and makes x^l and the rest of xbar^l (savedBytes - outputBytes); B_l
+/// (backwardTime, backwardOverhead) reads d^l, x^l, the rest of xbar^l and
+/// x^{l-1}, and makes d^{l-1}; d^0 escapes. Zero-byte values get one byte.
+/// Its peak without recomputation is storeAllSchedule's peak (unit-tested).
+Problem makeChainProblem(const Chain &chain);
 
 /// Chen et al.'s segments: \p segments (0: round(sqrt(L)); clamped to
 /// [1, L]) segments of consecutive stages whose lengths differ by at most
