@@ -113,8 +113,8 @@ void mlir::memsched::buildOptimizePipeline(
   pm.addPass(createMemschedAnnotateCallsPass());
   // Without a budget there is nothing to weigh an offload against: it is
   // applied first, so that the order is made for the offloaded function.
-  // With one, memsched-fit plans both ways (reordering the offloaded copy
-  // for itself) and keeps the better.
+  // With one, memsched-fit plans both ways (reordering each copy for
+  // itself) and keeps the better.
   if (!options.offload.empty() && options.budget.empty()) {
     MemschedOffloadPassOptions offloadOptions;
     offloadOptions.offload.assign(options.offload.begin(),
@@ -122,9 +122,14 @@ void mlir::memsched::buildOptimizePipeline(
     offloadOptions.device = options.device;
     pm.addNestedPass<func::FuncOp>(createMemschedOffloadPass(offloadOptions));
   }
-  MemschedReorderPassOptions reorderOptions;
-  reorderOptions.device = options.device;
-  pm.addNestedPass<func::FuncOp>(createMemschedReorderPass(reorderOptions));
+  // With a budget and offload=, memsched-fit reorders each way's copy from
+  // the input's order itself.
+  bool fitReorders = !options.offload.empty() && !options.budget.empty();
+  if (!fitReorders) {
+    MemschedReorderPassOptions reorderOptions;
+    reorderOptions.device = options.device;
+    pm.addNestedPass<func::FuncOp>(createMemschedReorderPass(reorderOptions));
+  }
   if (!options.budget.empty()) {
     MemschedFitPassOptions fitOptions;
     fitOptions.budget = options.budget;
@@ -132,6 +137,8 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
     fitOptions.offload.assign(options.offload.begin(), options.offload.end());
+    if (fitReorders)
+      fitOptions.reorder = "auto";
     pm.addNestedPass<func::FuncOp>(createMemschedFitPass(fitOptions));
   } else {
     // Without a budget, in-place writes are the last step; with one,

@@ -9,6 +9,8 @@
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=0.8x' -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=CHOSEN
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads budget=1.0x' -o - 2>/dev/null | FileCheck %s --check-prefix=OPTNOT
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads' -o - 2>/dev/null | FileCheck %s --check-prefix=OPTFORCED
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params,grads budget=0.8x reorder=auto' -o - 2>/dev/null | FileCheck %s --check-prefix=FITREORDER
+// RUN: not memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params budget=0.8x reorder=bogus' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADREORDER
 
 // Tests memsched-offload on a two-layer training step (params w1, w2; the
 // input x; results loss, grads): each parameter is in host memory and read
@@ -23,8 +25,8 @@
 // memsched-fit{offload=} plans with and without offload and keeps the
 // better: offload at 0.8x, none at 1.0x (met as it is, faster without
 // copies). memsched-optimize with a budget does the same through
-// memsched-fit; without a budget there is nothing to weigh, and the state
-// is offloaded.
+// memsched-fit, which with reorder= orders each way's copy itself; without
+// a budget there is nothing to weigh, and the state is offloaded.
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<256x256xf32> {memsched.host_memory}
@@ -61,6 +63,9 @@
 // OPTNOT: memsched.fit = {{.*}}offload = false
 // OPTNOT-NOT: memsched.swap_in
 // OPTFORCED: memsched.host_memory
+// FITREORDER: memsched.fit = {{.*}}offload = true
+// FITREORDER-SAME: memsched.reorder = {algorithm = "auto"
+// BADREORDER: memsched-fit: unknown reorder algorithm 'bogus'; expected one of: auto,
 // OPTFORCED: memsched.swap_in
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
