@@ -111,20 +111,18 @@ void mlir::memsched::buildOptimizePipeline(
   // Calls first: what a callee holds while it runs becomes the call's
   // workspace, which the function passes below count.
   pm.addPass(createMemschedAnnotateCallsPass());
+  // With a budget and offload=, memsched-fit plans both ways, reordering
+  // each way's copy from the input's order itself, and keeps the better.
   // Without a budget there is nothing to weigh an offload against: it is
   // applied first, so that the order is made for the offloaded function.
-  // With one, memsched-fit plans both ways (reordering each copy for
-  // itself) and keeps the better.
-  if (!options.offload.empty() && options.budget.empty()) {
+  bool fitReorders = !options.offload.empty() && !options.budget.empty();
+  if (!options.offload.empty() && !fitReorders) {
     MemschedOffloadPassOptions offloadOptions;
     offloadOptions.offload.assign(options.offload.begin(),
                                   options.offload.end());
     offloadOptions.device = options.device;
     pm.addNestedPass<func::FuncOp>(createMemschedOffloadPass(offloadOptions));
   }
-  // With a budget and offload=, memsched-fit reorders each way's copy from
-  // the input's order itself.
-  bool fitReorders = !options.offload.empty() && !options.budget.empty();
   if (!fitReorders) {
     MemschedReorderPassOptions reorderOptions;
     reorderOptions.device = options.device;

@@ -129,6 +129,14 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
       // not (0: none yet).
       int64_t fitTarget = 0, overTarget = 0;
       int64_t resolution = std::max<int64_t>(options.budgetBytes / 100, 1);
+      // Aims halfway between the two; false once they are within 1% of the
+      // budget.
+      auto bisect = [&] {
+        if (overTarget - fitTarget <= resolution)
+          return false;
+        target = fitTarget + (overTarget - fitTarget) / 2;
+        return true;
+      };
       for (int attempt = 0; attempt < options.maxAttempts && target > 0;
            ++attempt) {
         if (attempt > 0 && fastest.has() && outOfTime())
@@ -156,9 +164,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           fits = true;
           fitTarget = std::max(fitTarget, target);
           if (overTarget) {
-            if (overTarget - fitTarget <= resolution)
+            if (!bisect())
               break;
-            target = fitTarget + (overTarget - fitTarget) / 2;
             continue;
           }
           // Well under the budget (the measured footprint can fall far
@@ -175,9 +182,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
         // targets between the two are bisected.
         if (fits) {
           overTarget = overTarget ? std::min(overTarget, target) : target;
-          if (overTarget - fitTarget <= resolution)
+          if (!bisect())
             break;
-          target = fitTarget + (overTarget - fitTarget) / 2;
           continue;
         }
         // At its planner's floor: a tighter target cannot be planned.
