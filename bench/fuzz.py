@@ -137,7 +137,12 @@ def pass_specs(rng):
         ("bufferize+plan", "%s,func.func(memsched-plan-buffers{algorithm=%s})"
          % (BUFFERIZE, rng.choice(PLAN_ALGORITHMS)), None, False),
         ("cpu-pipeline", "memsched-to-cpu-pipeline", None, False),
+        ("concat-in-place+reorder", "func.func(memsched-concat-in-place{"
+         "device=%s},memsched-reorder)" % device, None, False),
     ]
+    budget, fraction = budget_form(rng)
+    specs.append(("concat-in-place+fit", "func.func(memsched-concat-in-place,"
+                  "memsched-fit{budget=%s})" % budget, fraction, True))
     return specs
 
 
@@ -382,9 +387,29 @@ def subprocess_checks(args, seed, outcomes):
                    ["--pass-pipeline=builtin.module(%s,func.func("
                     "memsched-plan-buffers),func.func("
                     "test-memsched-verify-plan))" % BUFFERIZE]))
+    model_holds = True
     for label, arguments in checks:
         completed = opt_run(opt, text, arguments + ["-o", "/dev/null"],
                             args.timeout)
+        if crashed(completed):
+            failures.append(("crash", label, " ".join(arguments),
+                             completed.stderr[-2000:]))
+        elif completed.returncode != 0:
+            failures.append(("plan", label, " ".join(arguments),
+                             first_error(completed.stderr)))
+            model_holds &= label != "bufferization-model"
+    # Where the model matches bufferization on the input, it must still
+    # match after concat-in-place computes pieces in their slices (the
+    # known mismatches of the input would only repeat).
+    if model_holds:
+        arguments = ["--pass-pipeline=builtin.module(func.func("
+                     "memsched-concat-in-place),"
+                     "test-memsched-check-bufferization-model%s)" %
+                     ("{upper-bound=true}" if kind == "control-flow"
+                      else "")]
+        completed = opt_run(opt, text, arguments + ["-o", "/dev/null"],
+                            args.timeout)
+        label = "concat-in-place+bufferization-model"
         if crashed(completed):
             failures.append(("crash", label, " ".join(arguments),
                              completed.stderr[-2000:]))

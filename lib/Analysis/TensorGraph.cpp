@@ -432,8 +432,11 @@ public:
 private:
   /// Per-buffer state needed to decide in-place writes.
   struct BufferState {
-    /// Last position (op index) at which any value of the buffer is used.
+    /// Last position (op index) at which any value of the buffer is used,
+    /// the value used there, and the last use of every other value.
     int64_t lastUse = -1;
+    Value lastUsed;
+    int64_t lastUseOfOthers = -1;
     /// Tasks that read the buffer since its last in-place write; a new
     /// in-place write must follow them.
     SmallVector<TaskId> readersSinceWrite;
@@ -454,6 +457,10 @@ private:
   Problem &problem = graph.problem;
   std::vector<BufferState> bufferStates;
   DenseMap<Value, int64_t> lastUse;
+  /// The ops computing a value in its own slice of a destination
+  /// (getInPlaceSliceSource), mapped to that destination: its insertion
+  /// reads only the rest of it, so it is no conflict for their writes.
+  DenseMap<Operation *, Value> sliceWriteDest;
 };
 
 } // namespace mlir::memsched
@@ -602,8 +609,22 @@ void TensorGraphBuilder::groupOps() {
                          reader = user;
                          return true;
                        });
+      // Only a fill right before its reader (constants, empties and other
+      // fills between them) is folded: bufferization allocates at the fill,
+      // so one far ahead holds its buffer from there.
+      bool nextToReader = false;
+      for (Operation *next = op.getNextNode(); next;
+           next = next->getNextNode()) {
+        if (next == reader) {
+          nextToReader = true;
+          break;
+        }
+        if (!next->hasTrait<OpTrait::ConstantLike>() &&
+            !isDestinationOnlyEmpty(next) && !isa<linalg::FillOp>(next))
+          break;
+      }
       Operation *init = fill.getOutputs()[0].getDefiningOp();
-      if (oneReader && init && free.contains(init) &&
+      if (oneReader && nextToReader && init && free.contains(init) &&
           isa<tensor::EmptyOp>(init) && reader->getBlock() == &block &&
           !reader->hasTrait<OpTrait::IsTerminator>() &&
           !getViewSource(reader) && !isa<linalg::FillOp>(reader)) {
@@ -648,7 +669,14 @@ ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
   graph.values.push_back(value);
   graph.valueIds[value] = id;
   BufferState &state = bufferStates[buffer];
-  state.lastUse = std::max(state.lastUse, lastUse.lookup(value));
+  int64_t valueLastUse = lastUse.lookup(value);
+  if (valueLastUse > state.lastUse) {
+    state.lastUseOfOthers = state.lastUse;
+    state.lastUse = valueLastUse;
+    state.lastUsed = value;
+  } else {
+    state.lastUseOfOthers = std::max(state.lastUseOfOthers, valueLastUse);
+  }
   return id;
 }
 
@@ -708,8 +736,20 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
       auto bufferOf = [&](Value value) {
         return problem.value(graph.getValueId(value)).buffer;
       };
-      if (!state.isReadOnly && state.lastUse <= position &&
-          !readsInitBufferElsewhere(op, init, initBuffer, bufferOf)) {
+      // A write into a slice whose insertion into `dest` follows: that
+      // insertion reads the rest of `dest` only.
+      int64_t lastConflictingUse = state.lastUse;
+      if (Value dest = sliceWriteDest.lookup(op);
+          dest && state.lastUsed == dest)
+        lastConflictingUse = state.lastUseOfOthers;
+      // An insertion of what was computed in place in its slice stores the
+      // buffer into itself.
+      auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+      bool storesInPlaceSlice = insert && getInPlaceSliceSource(insert) &&
+                                bufferOf(insert.getSource()) == initBuffer;
+      if (!state.isReadOnly && lastConflictingUse <= position &&
+          (storesInPlaceSlice ||
+           !readsInitBufferElsewhere(op, init, initBuffer, bufferOf))) {
         for (TaskId reader : state.readersSinceWrite)
           if (reader != task)
             problem.addDependence(reader, task);
@@ -745,6 +785,21 @@ void TensorGraphBuilder::run() {
     for (Value used : usedValues(op))
       lastUse[used] = position;
     ++position;
+    auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+    tensor::ExtractSliceOp slice =
+        insert ? getInPlaceSliceSource(insert) : tensor::ExtractSliceOp();
+    if (!slice)
+      continue;
+    for (Value value = insert.getSource(); value != slice.getResult();) {
+      auto result = cast<OpResult>(value);
+      Operation *owner = result.getOwner();
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(owner)) {
+        sliceWriteDest[owner] = insert.getDest();
+        value = dps.getTiedOpOperand(result)->get();
+      } else {
+        value = owner->getOperand(0); // A reshape on the way.
+      }
+    }
   }
 
   for (BlockArgument argument : block.getArguments()) {

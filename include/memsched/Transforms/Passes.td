@@ -425,6 +425,39 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
   ];
 }
 
+def MemschedConcatInPlacePass
+    : Pass<"memsched-concat-in-place", "mlir::func::FuncOp"> {
+  let summary = "Compute the pieces of a concatenation in their slices of "
+                "its buffer";
+  let description = [{
+    Tensor level, before bufferization; an identity rewrite of the graph
+    (Serenity's). A concatenation (`tensor.concat`, decomposed with
+    upstream's pattern, or a chain of `tensor.insert_slice` into a
+    `tensor.empty`, as memsched.torch lowers `cat` and `stack`) copies each
+    piece into its buffer, so the pieces and the result coexist. Where a
+    piece is computed by destination-style ops into a `tensor.empty` of its
+    own and read by nothing else, the pass makes those ops write into an
+    `tensor.extract_slice` of the result instead: one-shot bufferization
+    computes the piece in place and the insertion copies nothing.
+
+    The insertions write disjoint slices, so their order does not change
+    the result: the rewritten pieces are inserted in the order they are
+    computed, each right after its producer (a piece's chain of ops moves
+    after the previous insertion where needed), and the other pieces after
+    them at the concatenation. Chains with dynamic or overlapping slices are
+    left alone.
+
+    The result's buffer is live from the first piece on, which can cost
+    more than it saves: the pass keeps the rewrite of a function only if its
+    modelled peak in the current order does not rise. Run it after
+    `memsched-reorder` and reorder again.
+  }];
+  let options = [
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,
+  ];
+}
+
 def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
   let summary = "Keep parameters, gradients and optimizer state in host "
                 "memory";

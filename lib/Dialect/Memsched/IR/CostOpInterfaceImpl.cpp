@@ -106,13 +106,17 @@ struct CopyCostModel
 };
 
 /// `tensor.insert_slice` reads its source and writes it into the
-/// destination's buffer; the rest of the destination is untouched.
+/// destination's buffer; the rest of the destination is untouched. A source
+/// computed in its own slice of the destination is already there.
 struct InsertSliceCostModel
     : public CostOpInterface::ExternalModel<InsertSliceCostModel,
                                             tensor::InsertSliceOp> {
   int64_t getFlops(Operation *) const { return 0; }
   int64_t getBytesMoved(Operation *op) const {
-    return 2 * bytesOf(cast<tensor::InsertSliceOp>(op).getSource());
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    if (getInPlaceSliceSource(insert))
+      return 0;
+    return 2 * bytesOf(insert.getSource());
   }
 };
 

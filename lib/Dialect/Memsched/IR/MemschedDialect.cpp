@@ -313,7 +313,7 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kRecomputeAttrName || name == kAllocationAttrName ||
-      name == kInstanceAttrName) {
+      name == kInstanceAttrName || name == kConcatResultAttrName) {
     if (!isNonNegativeNumber(attribute.getValue(), /*allowFloat=*/false))
       return op->emitOpError() << "expects '" << name
                                << "' to be a non-negative integer number, got "

@@ -11,7 +11,9 @@
 
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -85,4 +87,54 @@ bool mlir::memsched::exceedsStorageLimit(Type type) {
   int64_t bytes = 0;
   return parts && (llvm::MulOverflow(parts->first, parts->second, bytes) ||
                    bytes > kMaxStorageBytes);
+}
+
+tensor::ExtractSliceOp
+mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert) {
+  Block *block = insert->getBlock();
+  Value dest = insert.getDest();
+  Value value = insert.getSource();
+  // Walk the chain back from the stored value through the inits it was
+  // written into; each value is read by the next op only (an elementwise op
+  // may also read its init as an input).
+  Operation *reader = insert;
+  while (llvm::all_of(value.getUsers(),
+                      [&](Operation *user) { return user == reader; })) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != block)
+      return {};
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(def)) {
+      bool sameSlice =
+          extract.getSource() == dest &&
+          extract.getType() == insert.getSourceType() &&
+          isEqualConstantIntOrValueArray(extract.getMixedOffsets(),
+                                         insert.getMixedOffsets()) &&
+          isEqualConstantIntOrValueArray(extract.getMixedSizes(),
+                                         insert.getMixedSizes()) &&
+          isEqualConstantIntOrValueArray(extract.getMixedStrides(),
+                                         insert.getMixedStrides());
+      bool destUsedOnlyHere =
+          llvm::all_of(dest.getUsers(), [&](Operation *user) {
+            return user == insert || user == extract;
+          });
+      return sameSlice && destUsedOnlyHere ? extract : tensor::ExtractSliceOp();
+    }
+    // Reshapes of the piece (a grouped convolution's result collapsed to
+    // the piece's rank) are views on the way.
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+      value = def->getOperand(0);
+      reader = def;
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    auto result = dyn_cast<OpResult>(value);
+    if (!dps || !result)
+      return {};
+    OpOperand *init = dps.getTiedOpOperand(result);
+    if (!init)
+      return {};
+    value = init->get();
+    reader = def;
+  }
+  return {};
 }

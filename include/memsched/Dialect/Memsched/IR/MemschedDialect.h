@@ -73,6 +73,12 @@ inline constexpr llvm::StringLiteral kAllocationAttrName =
 /// values a memory plan keeps apart (merged, one buffer would live across
 /// both lifetimes).
 inline constexpr llvm::StringLiteral kInstanceAttrName = "memsched.instance";
+/// Integer on the `tensor.empty` whose slices memsched-concat-in-place has
+/// a concatenation's pieces computed in: unique in its function, so that CSE
+/// cannot merge it with another empty (merged, the pieces would no longer
+/// write into a buffer of their own and the memory model would count
+/// copies).
+inline constexpr llvm::StringLiteral kConcatResultAttrName = "memsched.concat";
 /// Unit attribute marking the allocation that holds a planned arena.
 inline constexpr llvm::StringLiteral kArenaAttrName = "memsched.arena";
 /// Unit attribute on a function that stays on the host when the module is

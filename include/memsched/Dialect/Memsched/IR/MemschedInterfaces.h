@@ -12,6 +12,7 @@
 #ifndef MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDINTERFACES_H
 #define MEMSCHED_DIALECT_MEMSCHED_IR_MEMSCHEDINTERFACES_H
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/OpDefinition.h"
 
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h.inc"
@@ -47,6 +48,17 @@ std::optional<int64_t> getStorageBytes(Type type);
 /// Whether `type` is statically shaped with a sized element type but holds
 /// more than kMaxStorageBytes bytes (a size memsched refuses).
 bool exceedsStorageLimit(Type type);
+
+/// If `insert` stores a value computed in its own slice of the destination,
+/// returns the `tensor.extract_slice` of that slice: destination-style ops
+/// chained through their inits, and reshapes (`collapse_shape`,
+/// `expand_shape`) of the values between them, each value read by the next
+/// op only, all in `insert`'s block, from an extract_slice of `insert`'s
+/// destination with the same offsets, sizes and strides; the destination
+/// read by only that slice and `insert`. One-shot bufferization then writes
+/// the chain into the destination's buffer and the insertion copies nothing
+/// (the copy of a subview onto itself folds away). Null otherwise.
+tensor::ExtractSliceOp getInPlaceSliceSource(tensor::InsertSliceOp insert);
 
 } // namespace memsched
 } // namespace mlir
