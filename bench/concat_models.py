@@ -15,7 +15,8 @@ of ops):
   memsched-concat-in-place, memsched-reorder.
 
 Figures are planned bytes (memsched-report's `planned_bytes`: resident +
-arena + escaping). `concat s` is the wall time of the concat-in-place pass
+arena + escaping) and, for the captured order, the transient peak (the
+activations; the weights are resident in every order). `concat s` is the wall time of the concat-in-place pass
 (--mlir-timing, one thread). `--verify` runs the rewritten modules on CPU
 against the captured one (memsched.execute.compare_on_cpu; slow for the
 larger models).
@@ -35,8 +36,8 @@ import memsched.execute
 import memsched.torch
 
 # Networks with concatenations and the input size each is measured at.
-MODELS = {"unet": 128, "squeezenet1_1": 224, "googlenet": 224,
-          "inception_v3": 299, "densenet121": 224}
+MODELS = {"squeezenet1_1-body": 55, "unet": 128, "squeezenet1_1": 224,
+          "googlenet": 224, "inception_v3": 299, "densenet121": 224}
 
 
 class UNet(torch.nn.Module):
@@ -84,15 +85,21 @@ REORDER = "--memsched-reorder=time-limit-ms=0"
 def export(name, size, directory):
     import torchvision
     torch.manual_seed(0)
+    channels = 3
     if name == "unet":
         model = UNet().eval()
+    elif name == "squeezenet1_1-body":
+        # The fire modules (and pools) after SqueezeNet 1.1's stem, on the
+        # stem's 64-channel output: where its activations peak.
+        model = torchvision.models.squeezenet1_1().features[3:].eval()
+        channels = 64
     else:
         options = {"num_classes": 10}
         if name in ("googlenet", "inception_v3"):
             options.update(aux_logits=False, init_weights=False)
         model = getattr(torchvision.models, name)(**options).eval()
-    text = memsched.torch.export_inference(model,
-                                           (torch.randn(1, 3, size, size),))
+    text = memsched.torch.export_inference(
+        model, (torch.randn(1, channels, size, size),))
     path = os.path.join(directory, "%s_%d.mlir" % (name, size))
     with open(path, "w") as handle:
         handle.write(text)
@@ -141,8 +148,12 @@ def measure(name, size, args, directory):
         args.opt, path,
         inplace + [REORDER, "--memsched-concat-in-place", REORDER], both_path)
     row = {"model": name, "size": size, "ops": program["ops"],
+           "resident": program["resident_bytes"],
            "program": program["planned_bytes"],
-           "concat": concat["planned_bytes"], "concat_s": concat_s,
+           "program_transient": program["peak_transient_bytes"],
+           "concat": concat["planned_bytes"],
+           "concat_transient": concat["peak_transient_bytes"],
+           "concat_s": concat_s,
            "pieces": int(pieces), "concats": int(concats),
            "reordered": reordered["planned_bytes"],
            "both": both["planned_bytes"], "both_s": both_s,
@@ -169,19 +180,24 @@ def main():
         for name in args.models:
             rows.append(measure(name, MODELS[name], args, directory))
             print("measured %s" % name, file=sys.stderr)
-    print("| model | input | ops | program KiB | + concat KiB | gain | "
+    print("| model | input | ops | resident KiB | program KiB | + concat KiB "
+          "| gain | transient: program KiB | + concat KiB | gain | "
           "pieces / concats | concat s | reordered KiB | + concat KiB | "
-          "gain | pieces / concats | bit-identical |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "gain | bit-identical |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "---:|---:|---|")
     for row in rows:
-        print("| %s | %d | %d | %s | %s | %.3fx | %d / %d | %.2f | %s | %s | "
-              "%.3fx | %d / %d | %s |" % (
-                  row["model"], row["size"], row["ops"], kib(row["program"]),
-                  kib(row["concat"]), row["program"] / row["concat"],
+        print("| %s | %d | %d | %s | %s | %s | %.3fx | %s | %s | %.3fx | "
+              "%d / %d | %.2f | %s | %s | %.3fx | %s |" % (
+                  row["model"], row["size"], row["ops"], kib(row["resident"]),
+                  kib(row["program"]), kib(row["concat"]),
+                  row["program"] / row["concat"],
+                  kib(row["program_transient"]),
+                  kib(row["concat_transient"]),
+                  row["program_transient"] / row["concat_transient"],
                   row["pieces"], row["concats"], row["concat_s"] or 0.0,
                   kib(row["reordered"]), kib(row["both"]),
-                  row["reordered"] / row["both"], row["both_pieces"],
-                  row["both_concats"],
+                  row["reordered"] / row["both"],
                   "%s / %s" % (row["identical"], row["identical_both"])
                   if args.verify else "-"))
     if args.json:

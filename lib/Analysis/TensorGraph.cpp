@@ -433,10 +433,10 @@ private:
   /// Per-buffer state needed to decide in-place writes.
   struct BufferState {
     /// Last position (op index) at which any value of the buffer is used,
-    /// the value used there, and the last use of every other value.
+    /// and the same without the insertions of pieces computed in place
+    /// into their destinations (what a write into such a slice may ignore).
     int64_t lastUse = -1;
-    Value lastUsed;
-    int64_t lastUseOfOthers = -1;
+    int64_t lastUseOutsideSlices = -1;
     /// Tasks that read the buffer since its last in-place write; a new
     /// in-place write must follow them.
     SmallVector<TaskId> readersSinceWrite;
@@ -457,10 +457,12 @@ private:
   Problem &problem = graph.problem;
   std::vector<BufferState> bufferStates;
   DenseMap<Value, int64_t> lastUse;
-  /// The ops computing a value in its own slice of a destination
-  /// (getInPlaceSliceSource), mapped to that destination: its insertion
-  /// reads only the rest of it, so it is no conflict for their writes.
-  DenseMap<Operation *, Value> sliceWriteDest;
+  /// lastUse without the uses of a destination by the insertion of a piece
+  /// computed in place in its slice (getInPlaceSliceSource).
+  DenseMap<Value, int64_t> lastUseOutsideSlices;
+  /// The ops computing such pieces: they write inside their slice, which
+  /// those insertions (theirs, and any enclosing one) do not read.
+  DenseSet<Operation *> sliceWriters;
 };
 
 } // namespace mlir::memsched
@@ -669,14 +671,11 @@ ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
   graph.values.push_back(value);
   graph.valueIds[value] = id;
   BufferState &state = bufferStates[buffer];
-  int64_t valueLastUse = lastUse.lookup(value);
-  if (valueLastUse > state.lastUse) {
-    state.lastUseOfOthers = state.lastUse;
-    state.lastUse = valueLastUse;
-    state.lastUsed = value;
-  } else {
-    state.lastUseOfOthers = std::max(state.lastUseOfOthers, valueLastUse);
-  }
+  state.lastUse = std::max(state.lastUse, lastUse.lookup(value));
+  auto outside = lastUseOutsideSlices.find(value);
+  state.lastUseOutsideSlices =
+      std::max(state.lastUseOutsideSlices,
+               outside == lastUseOutsideSlices.end() ? -1 : outside->second);
   return id;
 }
 
@@ -738,10 +737,9 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
       };
       // A write into a slice whose insertion into `dest` follows: that
       // insertion reads the rest of `dest` only.
-      int64_t lastConflictingUse = state.lastUse;
-      if (Value dest = sliceWriteDest.lookup(op);
-          dest && state.lastUsed == dest)
-        lastConflictingUse = state.lastUseOfOthers;
+      int64_t lastConflictingUse = sliceWriters.contains(op)
+                                       ? state.lastUseOutsideSlices
+                                       : state.lastUse;
       // An insertion of what was computed in place in its slice stores the
       // buffer into itself.
       auto insert = dyn_cast<tensor::InsertSliceOp>(op);
@@ -782,19 +780,22 @@ void TensorGraphBuilder::run() {
 
   int64_t position = 0;
   for (Operation &op : block) {
-    for (Value used : usedValues(op))
-      lastUse[used] = position;
-    ++position;
     auto insert = dyn_cast<tensor::InsertSliceOp>(op);
     tensor::ExtractSliceOp slice =
         insert ? getInPlaceSliceSource(insert) : tensor::ExtractSliceOp();
+    for (Value used : usedValues(op)) {
+      lastUse[used] = position;
+      if (!slice || used != insert.getDest())
+        lastUseOutsideSlices[used] = position;
+    }
+    ++position;
     if (!slice)
       continue;
     for (Value value = insert.getSource(); value != slice.getResult();) {
       auto result = cast<OpResult>(value);
       Operation *owner = result.getOwner();
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(owner)) {
-        sliceWriteDest[owner] = insert.getDest();
+        sliceWriters.insert(owner);
         value = dps.getTiedOpOperand(result)->get();
       } else {
         value = owner->getOperand(0); // A reshape on the way.

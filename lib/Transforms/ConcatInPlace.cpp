@@ -21,7 +21,10 @@
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -45,19 +48,20 @@ struct Piece {
   tensor::EmptyOp root;
 };
 
-/// The ops computing `piece` (read by `insert` only) into an empty tensor of
+/// The ops computing `piece` (read by `reader` only) into an empty tensor of
 /// its own, in block order: destination-style, side-effect free,
 /// single-result ops chained through their inits, and reshapes between them,
-/// each value read by the next op only. Empty if there are none.
+/// each value read by the next op only (isOnlyReadBy). With
+/// `allowInsertions`, insertions into the chain's value too (a concatenation
+/// as the piece). Empty if there are none.
 static SmallVector<Operation *> getPieceProducers(Value piece,
-                                                  tensor::InsertSliceOp insert,
-                                                  tensor::EmptyOp &root) {
+                                                  Operation *reader,
+                                                  tensor::EmptyOp &root,
+                                                  bool allowInsertions) {
   SmallVector<Operation *> chain;
-  Block *block = piece.getParentBlock();
+  Block *block = reader->getBlock();
   Value value = piece;
-  Operation *reader = insert;
-  while (llvm::all_of(value.getUsers(),
-                      [&](Operation *user) { return user == reader; })) {
+  while (isOnlyReadBy(value, reader)) {
     Operation *def = value.getDefiningOp();
     if (!def || def->getBlock() != block)
       return {};
@@ -76,13 +80,83 @@ static SmallVector<Operation *> getPieceProducers(Value piece,
     }
     auto dps = dyn_cast<DestinationStyleOpInterface>(def);
     if (!dps || def->getNumResults() != 1 || !isMemoryEffectFree(def) ||
-        isa<tensor::InsertSliceOp>(def))
+        (isa<tensor::InsertSliceOp>(def) && !allowInsertions))
       return {};
     chain.push_back(def);
     value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
     reader = def;
   }
   return {};
+}
+
+/// Replaces `root` (the empty tensor a piece's chain starts from) by
+/// `slice`, reshaped back through the reshapes among `producers`.
+static void replaceRoot(OpBuilder &builder, tensor::EmptyOp root,
+                        ArrayRef<Operation *> producers, Value slice) {
+  for (Operation *op : llvm::reverse(producers)) {
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      slice = tensor::ExpandShapeOp::create(builder, op->getLoc(),
+                                            collapse.getSrcType(), slice,
+                                            collapse.getReassociationIndices());
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      slice = tensor::CollapseShapeOp::create(builder, op->getLoc(),
+                                              expand.getSrcType(), slice,
+                                              expand.getReassociationIndices());
+  }
+  root.getResult().replaceAllUsesWith(slice);
+  root.erase();
+}
+
+/// A `tensor.pad` by a constant whose source can be computed in place: the
+/// pad becomes a fill of the padded tensor, the source computed in its
+/// interior, and an insertion that copies nothing.
+static bool isPaddable(tensor::PadOp pad) {
+  Attribute value;
+  tensor::EmptyOp root;
+  return pad.getResultType().hasStaticShape() && !pad.getNofold() &&
+         pad.getSourceType().hasStaticShape() &&
+         matchPattern(pad.getConstantPaddingValue(), m_Constant(&value)) &&
+         llvm::all_of(pad.getStaticLow(),
+                      [](int64_t low) { return low >= 0; }) &&
+         pad.getLow().empty() && pad.getHigh().empty() &&
+         !getPieceProducers(pad.getSource(), pad, root,
+                            /*allowInsertions=*/true)
+              .empty();
+}
+
+static void rewritePad(tensor::PadOp pad, int64_t instance) {
+  tensor::EmptyOp root;
+  SmallVector<Operation *> producers =
+      getPieceProducers(pad.getSource(), pad, root, /*allowInsertions=*/true);
+  Operation *first = nullptr;
+  for (Operation *user : root->getUsers())
+    if (!first || user->isBeforeInBlock(first))
+      first = user;
+  OpBuilder builder(first);
+  Location loc = pad.getLoc();
+  Attribute value;
+  matchPattern(pad.getConstantPaddingValue(), m_Constant(&value));
+  Value padding =
+      arith::ConstantOp::create(builder, loc, cast<TypedAttr>(value));
+  RankedTensorType type = pad.getResultType();
+  auto empty = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                       type.getElementType());
+  empty->setAttr(kConcatResultAttrName, builder.getI64IntegerAttr(instance));
+  Value filled =
+      linalg::FillOp::create(builder, loc, padding, empty.getResult())
+          .getResult(0);
+  SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(pad.getContext(), pad.getSourceType().getShape());
+  SmallVector<OpFoldResult> strides(offsets.size(), builder.getIndexAttr(1));
+  auto slice = tensor::ExtractSliceOp::create(builder, loc, pad.getSourceType(),
+                                              filled, offsets, sizes, strides);
+  replaceRoot(builder, root, producers, slice.getResult());
+  builder.setInsertionPoint(pad);
+  Value inserted = tensor::InsertSliceOp::create(
+      builder, loc, pad.getSource(), filled, offsets, sizes, strides);
+  pad.getResult().replaceAllUsesWith(inserted);
+  pad.erase();
 }
 
 /// Whether two static slices of one tensor certainly share no element: on
@@ -145,11 +219,12 @@ getConcatChain(tensor::InsertSliceOp first) {
 /// are (0: the IR is unchanged).
 static int64_t rewriteChain(ArrayRef<tensor::InsertSliceOp> chain,
                             tensor::EmptyOp result, size_t skip,
-                            int64_t instance) {
+                            int64_t instance, Value *concatenation) {
   SmallVector<Piece> inPlace, copied;
   for (tensor::InsertSliceOp insert : chain) {
     Piece piece{insert, {}, {}};
-    piece.producers = getPieceProducers(insert.getSource(), insert, piece.root);
+    piece.producers = getPieceProducers(insert.getSource(), insert, piece.root,
+                                        /*allowInsertions=*/false);
     if (!piece.producers.empty())
       inPlace.push_back(std::move(piece));
     else
@@ -201,20 +276,7 @@ static int64_t rewriteChain(ArrayRef<tensor::InsertSliceOp> chain,
         builder, piece.insert.getLoc(), piece.insert.getSourceType(), current,
         piece.insert.getMixedOffsets(), piece.insert.getMixedSizes(),
         piece.insert.getMixedStrides());
-    // Undo the reshapes on the way, from the piece back to the empty.
-    Value root = slice.getResult();
-    for (Operation *op : llvm::reverse(piece.producers)) {
-      if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-        root = tensor::ExpandShapeOp::create(
-            builder, op->getLoc(), collapse.getSrcType(), root,
-            collapse.getReassociationIndices());
-      else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-        root = tensor::CollapseShapeOp::create(
-            builder, op->getLoc(), expand.getSrcType(), root,
-            expand.getReassociationIndices());
-    }
-    piece.root.getResult().replaceAllUsesWith(root);
-    piece.root.erase();
+    replaceRoot(builder, piece.root, piece.producers, slice.getResult());
     builder.setInsertionPointAfter(last);
     previous = insertInto(current, piece.insert);
     current = previous->getResult(0);
@@ -227,6 +289,7 @@ static int64_t rewriteChain(ArrayRef<tensor::InsertSliceOp> chain,
   end.getResult().replaceAllUsesWith(current);
   for (tensor::InsertSliceOp insert : llvm::reverse(chain))
     insert.erase();
+  *concatenation = current;
   return static_cast<int64_t>(inPlace.size());
 }
 
@@ -234,7 +297,9 @@ static int64_t rewriteChain(ArrayRef<tensor::InsertSliceOp> chain,
 static size_t countInPlacePieces(ArrayRef<tensor::InsertSliceOp> chain) {
   return llvm::count_if(chain, [](tensor::InsertSliceOp insert) {
     tensor::EmptyOp root;
-    return !getPieceProducers(insert.getSource(), insert, root).empty();
+    return !getPieceProducers(insert.getSource(), insert, root,
+                              /*allowInsertions=*/false)
+                .empty();
   });
 }
 
@@ -253,14 +318,50 @@ static void decomposeConcats(func::FuncOp func) {
   }
 }
 
-using Chain = std::pair<SmallVector<tensor::InsertSliceOp>, tensor::EmptyOp>;
+/// A concatenation (its chain of insertions into an empty tensor) or a pad
+/// whose pieces can be computed in place.
+struct Candidate {
+  SmallVector<tensor::InsertSliceOp> chain;
+  tensor::EmptyOp result;
+  tensor::PadOp pad;
 
-/// The concatenation chains of `func` with a piece that can be computed in
-/// place and none computed in place yet, in block order.
-static SmallVector<Chain> collectChains(func::FuncOp func) {
+  size_t numPieces() const { return pad ? 1 : countInPlacePieces(chain); }
+  /// Computes all but the first `skip` pieces in place; returns how many.
+  /// With `padToo`, a concatenation is then itself computed in place in the
+  /// interior of the pad that reads it, if any (one rewrite alone may save
+  /// nothing where both do).
+  int64_t rewrite(size_t skip, int64_t instance, bool padToo) const {
+    if (pad) {
+      rewritePad(pad, instance);
+      return 1;
+    }
+    Value concatenation;
+    int64_t pieces =
+        rewriteChain(chain, result, skip, instance, &concatenation);
+    if (padToo && pieces != 0 && concatenation.hasOneUse())
+      if (auto reader = dyn_cast<tensor::PadOp>(*concatenation.user_begin());
+          reader && isPaddable(reader)) {
+        rewritePad(reader, instance + 1);
+        ++pieces;
+      }
+    return pieces;
+  }
+};
+
+/// The concatenations and pads of `func` with a piece that can be computed
+/// in place (and none computed in place yet), in block order.
+static SmallVector<Candidate> collectCandidates(func::FuncOp func) {
   Block &block = func.getBody().front();
-  SmallVector<Chain> chains;
-  for (auto empty : block.getOps<tensor::EmptyOp>()) {
+  SmallVector<Candidate> candidates;
+  for (Operation &op : block) {
+    if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+      if (isPaddable(pad))
+        candidates.push_back(Candidate{{}, {}, pad});
+      continue;
+    }
+    auto empty = dyn_cast<tensor::EmptyOp>(op);
+    if (!empty)
+      continue;
     Value result = empty.getResult();
     if (!empty.getType().hasStaticShape() || !result.hasOneUse())
       continue;
@@ -269,9 +370,9 @@ static SmallVector<Chain> collectChains(func::FuncOp func) {
       continue;
     SmallVector<tensor::InsertSliceOp> chain = getConcatChain(first);
     if (!chain.empty() && countInPlacePieces(chain) > 0)
-      chains.emplace_back(std::move(chain), empty);
+      candidates.push_back(Candidate{std::move(chain), empty, {}});
   }
-  return chains;
+  return candidates;
 }
 
 struct ConcatInPlacePass
@@ -303,10 +404,16 @@ void ConcatInPlacePass::runOnOperation() {
     if (graph.getStatus() == TensorGraphStatus::Failed)
       return signalPassFailure();
   }
-  // What a budget bounds (planned bytes) decides; the peak breaks ties.
+  // What a budget bounds (planned bytes) decides, then the peak, then the
+  // live bytes of the other steps from the highest down: a rewrite that
+  // lowers one of several equal peaks is kept, so that the next one can
+  // lower the peak.
+  using Figures = std::tuple<int64_t, int64_t, std::vector<int64_t>>;
   auto measure = [&] {
     FunctionReport report = analyzeFunction(func, costModel);
-    return std::make_pair(report.plannedBytes(), report.peakBytes);
+    std::vector<int64_t> live = report.profile.liveBytes;
+    llvm::sort(live, std::greater<int64_t>());
+    return Figures(report.plannedBytes(), report.peakBytes, std::move(live));
   };
   OwningOpRef<func::FuncOp> original = func.clone();
   decomposeConcats(func);
@@ -317,7 +424,7 @@ void ConcatInPlacePass::runOnOperation() {
   func.walk([&](Operation *) { ++numOps; });
   int64_t trialsLeft =
       std::max<int64_t>(16, 2000000 / std::max<int64_t>(numOps, 1));
-  std::pair<int64_t, int64_t> before = measure(), current = before;
+  Figures before = measure(), current = before;
   // Numbers that tell the results apart from every other empty.
   int64_t instance = 0;
   func.walk([&](tensor::EmptyOp empty) {
@@ -326,31 +433,34 @@ void ConcatInPlacePass::runOnOperation() {
   });
   int64_t pieces = 0, chainsRewritten = 0;
   for (size_t next = 0; trialsLeft > 0;) {
-    SmallVector<Chain> chains = collectChains(func);
-    if (next >= chains.size())
+    SmallVector<Candidate> candidates = collectCandidates(func);
+    if (next >= candidates.size())
       break;
-    size_t candidates = countInPlacePieces(chains[next].first);
-    std::optional<size_t> bestSkip;
-    std::pair<int64_t, int64_t> best = current;
-    for (size_t skip = 0; skip < candidates && trialsLeft > 0;
-         ++skip, --trialsLeft) {
-      OwningOpRef<func::FuncOp> saved = func.clone();
-      Chain chain = collectChains(func)[next];
-      rewriteChain(chain.first, chain.second, skip, instance);
-      std::pair<int64_t, int64_t> figures = measure();
-      if (figures < best) {
-        best = figures;
-        bestSkip = skip;
+    size_t numPieces = candidates[next].numPieces();
+    std::optional<std::pair<size_t, bool>> bestChoice;
+    Figures best = current;
+    for (size_t skip = 0; skip < numPieces; ++skip) {
+      for (bool padToo : {false, true}) {
+        if (trialsLeft-- <= 0 || (padToo && candidates[next].pad))
+          continue;
+        OwningOpRef<func::FuncOp> saved = func.clone();
+        collectCandidates(func)[next].rewrite(skip, instance, padToo);
+        Figures figures = measure();
+        if (figures < best) {
+          best = figures;
+          bestChoice = {skip, padToo};
+        }
+        func.getBody().takeBody(saved->getBody());
       }
-      func.getBody().takeBody(saved->getBody());
     }
-    if (!bestSkip) {
+    if (!bestChoice) {
       ++next;
       continue;
     }
-    // Kept: the chain leaves the list.
-    Chain chain = collectChains(func)[next];
-    pieces += rewriteChain(chain.first, chain.second, *bestSkip, instance++);
+    // Kept: the candidate leaves the list.
+    pieces += collectCandidates(func)[next].rewrite(bestChoice->first, instance,
+                                                    bestChoice->second);
+    instance += 2;
     ++chainsRewritten;
     current = best;
   }
@@ -360,8 +470,10 @@ void ConcatInPlacePass::runOnOperation() {
   }
   emitRemark(func.getLoc())
       << "memsched-concat-in-place: " << pieces << " pieces of "
-      << chainsRewritten << " concatenations computed in place; planned "
-      << formatBytes(before.first) << " -> " << formatBytes(current.first)
-      << ", peak " << formatBytes(before.second) << " -> "
-      << formatBytes(current.second);
+      << chainsRewritten
+      << " concatenations and pads computed in place; planned "
+      << formatBytes(std::get<0>(before)) << " -> "
+      << formatBytes(std::get<0>(current)) << ", peak "
+      << formatBytes(std::get<1>(before)) << " -> "
+      << formatBytes(std::get<1>(current));
 }

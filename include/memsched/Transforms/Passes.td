@@ -427,31 +427,40 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
 
 def MemschedConcatInPlacePass
     : Pass<"memsched-concat-in-place", "mlir::func::FuncOp"> {
-  let summary = "Compute the pieces of a concatenation in their slices of "
-                "its buffer";
+  let summary = "Compute the pieces of concatenations and pads in their "
+                "slices of the result";
   let description = [{
     Tensor level, before bufferization; an identity rewrite of the graph
     (Serenity's). A concatenation (`tensor.concat`, decomposed with
-    upstream's pattern, or a chain of `tensor.insert_slice` into a
+    upstream's decomposition, or a chain of `tensor.insert_slice` into a
     `tensor.empty`, as memsched.torch lowers `cat` and `stack`) copies each
-    piece into its buffer, so the pieces and the result coexist. Where a
-    piece is computed by destination-style ops into a `tensor.empty` of its
-    own and read by nothing else, the pass makes those ops write into an
-    `tensor.extract_slice` of the result instead: one-shot bufferization
-    computes the piece in place and the insertion copies nothing.
+    piece into its buffer, and a `tensor.pad` copies its source into a
+    larger one, so piece and result coexist. Where a piece is computed by
+    destination-style ops (and reshapes) into a `tensor.empty` of its own
+    and read by nothing else, the pass makes those ops write into a
+    `tensor.extract_slice` of the result instead (a pad becomes a
+    `linalg.fill` of the padded tensor and its source is computed in the
+    interior): one-shot bufferization computes the piece in place and the
+    insertion copies nothing. A concatenation that a pad reads can itself be
+    computed in the pad's interior.
 
     The insertions write disjoint slices, so their order does not change
     the result: the rewritten pieces are inserted in the order they are
-    computed, each right after its producer (a piece's chain of ops moves
-    after the previous insertion where needed), and the other pieces after
-    them at the concatenation. Chains with dynamic or overlapping slices are
-    left alone.
+    computed, each right after its producer (a piece's ops move after the
+    previous insertion where needed), and the other pieces after them at
+    the concatenation. Chains with dynamic or overlapping slices are left
+    alone.
 
     The result's buffer is live from the first piece on, which can cost
-    more than it saves: the pass keeps the rewrite of a function only if its
-    modelled peak in the current order does not rise. Run it after
-    `memsched-reorder` and reorder again.
+    more than it saves. Each concatenation is tried with each number of its
+    first pieces left as copies, alone and with the pad that reads it; each
+    pad alone; in the current order. The best is kept if it lowers the
+    planned bytes (then the peak). Run it after `memsched-inplace` and
+    `memsched-reorder`, and reorder again.
   }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
   let options = [
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,

@@ -89,17 +89,33 @@ bool mlir::memsched::exceedsStorageLimit(Type type) {
                    bytes > kMaxStorageBytes);
 }
 
+bool mlir::memsched::isOnlyReadBy(Value value, Operation *reader) {
+  auto insert = dyn_cast<tensor::InsertSliceOp>(reader);
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    if (user == reader)
+      return true;
+    // The slice a piece computed in place starts from, when `reader`
+    // inserts that piece into `value`.
+    auto extract = dyn_cast<tensor::ExtractSliceOp>(user);
+    return extract && insert && insert.getDest() == value &&
+           getInPlaceSliceSource(insert) == extract;
+  });
+}
+
 tensor::ExtractSliceOp
 mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert) {
   Block *block = insert->getBlock();
   Value dest = insert.getDest();
   Value value = insert.getSource();
+  // A tensor inserted into itself is no piece (and would make
+  // isOnlyReadBy ask about this insertion again).
+  if (value == dest)
+    return {};
   // Walk the chain back from the stored value through the inits it was
   // written into; each value is read by the next op only (an elementwise op
   // may also read its init as an input).
   Operation *reader = insert;
-  while (llvm::all_of(value.getUsers(),
-                      [&](Operation *user) { return user == reader; })) {
+  while (isOnlyReadBy(value, reader)) {
     Operation *def = value.getDefiningOp();
     if (!def || def->getBlock() != block)
       return {};

@@ -53,12 +53,18 @@ bool exceedsStorageLimit(Type type);
 /// returns the `tensor.extract_slice` of that slice: destination-style ops
 /// chained through their inits, and reshapes (`collapse_shape`,
 /// `expand_shape`) of the values between them, each value read by the next
-/// op only, all in `insert`'s block, from an extract_slice of `insert`'s
-/// destination with the same offsets, sizes and strides; the destination
-/// read by only that slice and `insert`. One-shot bufferization then writes
-/// the chain into the destination's buffer and the insertion copies nothing
-/// (the copy of a subview onto itself folds away). Null otherwise.
+/// op only (isOnlyReadBy), all in `insert`'s block, from an extract_slice of
+/// `insert`'s destination with the same offsets, sizes and strides; the
+/// destination read by only that slice and `insert`. One-shot bufferization
+/// then writes the chain into the destination's buffer and the insertion copies
+/// nothing (the copy of a subview onto itself folds away). Null otherwise.
 tensor::ExtractSliceOp getInPlaceSliceSource(tensor::InsertSliceOp insert);
+
+/// Whether nothing but `reader` reads `value`, the next op of a chain that
+/// computes a piece in place: besides `reader`, only the slice that starts
+/// a piece `reader` inserts into `value` in place (so a concatenation can
+/// itself be a piece, e.g. computed in the interior of a padded tensor).
+bool isOnlyReadBy(Value value, Operation *reader);
 
 } // namespace memsched
 } // namespace mlir
