@@ -97,17 +97,20 @@ def torchvision_graph(name, directory):
     return name, export(model, TORCHVISION[name], name, directory), {}
 
 
+# Passes run before memsched-reorder in the variants measured besides it.
+FUSE = ["--linalg-fuse-elementwise-ops"]
+INPLACE = ["--memsched-inplace"]
+
+
 def reorder(opt, path, algorithm, time_limit_ms, output=os.devnull,
-            fuse=False):
-    """Runs memsched-reorder with `algorithm` (after upstream elementwise
-    fusion if `fuse`), then memsched-report, on `path` (the resulting
-    module goes to `output`); returns the function's report and the wall
-    time of MemschedReorderPass in seconds."""
+            before=()):
+    """Runs the passes `before`, memsched-reorder with `algorithm`, then
+    memsched-report, on `path` (the resulting module goes to `output`);
+    returns the function's report and the wall time of MemschedReorderPass
+    in seconds."""
     command = [opt, path, "--mlir-disable-threading", "--mlir-timing",
                "--mlir-timing-display=list",
-               "-mlir-print-op-on-diagnostic=false"]
-    if fuse:
-        command.append("--linalg-fuse-elementwise-ops")
+               "-mlir-print-op-on-diagnostic=false"] + list(before)
     command += ["--memsched-reorder=algorithm=%s time-limit-ms=%d" %
                 (algorithm, time_limit_ms), "--memsched-report=format=json",
                 "-o", output]
@@ -146,7 +149,10 @@ def measure(graph, args, verify, algorithms=ALGORITHMS):
             reordered if algorithm == "auto" else os.devnull)
     fused_report, fused_seconds = reorder(args.opt, path, "auto",
                                           args.time_limit_ms, fused,
-                                          fuse=True)
+                                          before=FUSE)
+    inplace = path[:-len(".mlir")] + ".inplace.auto.mlir"
+    inplace_report, inplace_seconds = reorder(
+        args.opt, path, "auto", args.time_limit_ms, inplace, before=INPLACE)
     auto = reports["auto"]
     figures = auto["reorder"]
     resident = auto["resident_bytes"]
@@ -172,10 +178,16 @@ def measure(graph, args, verify, algorithms=ALGORITHMS):
                "lower_bound_bytes":
                    fused_figures["lower_bound_bytes"] - resident,
                "optimal": fused_figures["optimal"],
-               "pass_seconds": fused_seconds}})
+               "pass_seconds": fused_seconds},
+           "inplace": {
+               "auto_bytes": inplace_report["reorder"]["peak_after_bytes"] -
+               resident,
+               "optimal": inplace_report["reorder"]["optimal"],
+               "pass_seconds": inplace_seconds}})
     if verify:
         for key, module in [("bit_identical", reordered),
-                            ("fused_bit_identical", fused)]:
+                            ("fused_bit_identical", fused),
+                            ("inplace_bit_identical", inplace)]:
             mismatch = identical_on_cpu(path, module)
             row[key] = mismatch is None
             if mismatch:
@@ -259,6 +271,27 @@ def print_table(rows):
                            for r in randwire]),
                   sum(r["fused"]["optimal"] for r in randwire),
                   len(randwire)))
+
+    print("\n## With memsched-inplace first (elementwise ops write into a "
+          "dead input, then memsched-reorder)\n")
+    print("| graph | program | inplace + auto | program / inplace + auto | "
+          "optimal | pass ms | bit-identical |")
+    print("|---|---:|---:|---:|---|---:|---|")
+    for row in rows:
+        inplace = row["inplace"]
+        cells = [row["graph"], kib(row["program_bytes"]),
+                 kib(inplace["auto_bytes"]),
+                 "%.3f" % (row["program_bytes"] / inplace["auto_bytes"]),
+                 "yes" if inplace["optimal"] else "no",
+                 "%.0f" % (inplace["pass_seconds"] * 1e3),
+                 verdict(row, "inplace_bit_identical")]
+        print("| " + " | ".join(cells) + " |")
+    if randwire:
+        print("\nGeomean over %d RandWire graphs: program / inplace + auto "
+              "%.3fx" % (len(randwire),
+                         geomean([r["program_bytes"] /
+                                  r["inplace"]["auto_bytes"]
+                                  for r in randwire])))
 
 
 def main():
