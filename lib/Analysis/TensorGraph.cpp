@@ -463,6 +463,8 @@ private:
   /// The ops computing such pieces: they write inside their slice, which
   /// those insertions (theirs, and any enclosing one) do not read.
   DenseSet<Operation *> sliceWriters;
+  /// Those insertions.
+  DenseSet<Operation *> sliceInsertions;
 };
 
 } // namespace mlir::memsched
@@ -742,9 +744,9 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
                                        : state.lastUse;
       // An insertion of what was computed in place in its slice stores the
       // buffer into itself.
-      auto insert = dyn_cast<tensor::InsertSliceOp>(op);
-      bool storesInPlaceSlice = insert && getInPlaceSliceSource(insert) &&
-                                bufferOf(insert.getSource()) == initBuffer;
+      bool storesInPlaceSlice =
+          sliceInsertions.contains(op) &&
+          bufferOf(cast<tensor::InsertSliceOp>(op).getSource()) == initBuffer;
       if (!state.isReadOnly && lastConflictingUse <= position &&
           (storesInPlaceSlice ||
            !readsInitBufferElsewhere(op, init, initBuffer, bufferOf))) {
@@ -781,26 +783,18 @@ void TensorGraphBuilder::run() {
   int64_t position = 0;
   for (Operation &op : block) {
     auto insert = dyn_cast<tensor::InsertSliceOp>(op);
-    tensor::ExtractSliceOp slice =
-        insert ? getInPlaceSliceSource(insert) : tensor::ExtractSliceOp();
+    SmallVector<Operation *> writers;
+    bool storesSlice = insert && getInPlaceSliceSource(insert, &writers);
+    if (storesSlice) {
+      sliceInsertions.insert(insert);
+      sliceWriters.insert(writers.begin(), writers.end());
+    }
     for (Value used : usedValues(op)) {
       lastUse[used] = position;
-      if (!slice || used != insert.getDest())
+      if (!storesSlice || used != insert.getDest())
         lastUseOutsideSlices[used] = position;
     }
     ++position;
-    if (!slice)
-      continue;
-    for (Value value = insert.getSource(); value != slice.getResult();) {
-      auto result = cast<OpResult>(value);
-      Operation *owner = result.getOwner();
-      if (auto dps = dyn_cast<DestinationStyleOpInterface>(owner)) {
-        sliceWriters.insert(owner);
-        value = dps.getTiedOpOperand(result)->get();
-      } else {
-        value = owner->getOperand(0); // A reshape on the way.
-      }
-    }
   }
 
   for (BlockArgument argument : block.getArguments()) {

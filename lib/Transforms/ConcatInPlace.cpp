@@ -213,7 +213,6 @@ getConcatChain(tensor::InsertSliceOp first) {
   return chain;
 }
 
-/// Rewrites one chain; returns how many pieces now are computed in place.
 /// Rewrites one chain: of the pieces that can be computed in place, all but
 /// the first `skip` in the order they are computed are. Returns how many
 /// are (0: the IR is unchanged).
@@ -326,6 +325,13 @@ struct Candidate {
   tensor::PadOp pad;
 
   size_t numPieces() const { return pad ? 1 : countInPlacePieces(chain); }
+  /// Whether a pad reads the concatenation (a trial with the pad too then
+  /// differs from one without).
+  bool isPadded() const {
+    Value concatenation = pad ? Value() : chain.back()->getResult(0);
+    return concatenation && concatenation.hasOneUse() &&
+           isa<tensor::PadOp>(*concatenation.user_begin());
+  }
   /// Computes all but the first `skip` pieces in place; returns how many.
   /// With `padToo`, a concatenation is then itself computed in place in the
   /// interior of the pad that reads it, if any (one rewrite alone may save
@@ -431,17 +437,18 @@ void ConcatInPlacePass::runOnOperation() {
     if (auto number = empty->getAttrOfType<IntegerAttr>(kConcatResultAttrName))
       instance = std::max(instance, number.getInt() + 1);
   });
-  int64_t pieces = 0, chainsRewritten = 0;
+  int64_t pieces = 0, candidatesRewritten = 0;
   for (size_t next = 0; trialsLeft > 0;) {
     SmallVector<Candidate> candidates = collectCandidates(func);
     if (next >= candidates.size())
       break;
     size_t numPieces = candidates[next].numPieces();
+    bool isPadded = candidates[next].isPadded();
     std::optional<std::pair<size_t, bool>> bestChoice;
     Figures best = current;
     for (size_t skip = 0; skip < numPieces; ++skip) {
       for (bool padToo : {false, true}) {
-        if (trialsLeft-- <= 0 || (padToo && candidates[next].pad))
+        if ((padToo && !isPadded) || trialsLeft-- <= 0)
           continue;
         OwningOpRef<func::FuncOp> saved = func.clone();
         collectCandidates(func)[next].rewrite(skip, instance, padToo);
@@ -461,16 +468,16 @@ void ConcatInPlacePass::runOnOperation() {
     pieces += collectCandidates(func)[next].rewrite(bestChoice->first, instance,
                                                     bestChoice->second);
     instance += 2;
-    ++chainsRewritten;
+    ++candidatesRewritten;
     current = best;
   }
-  if (chainsRewritten == 0) {
+  if (candidatesRewritten == 0) {
     func.getBody().takeBody(original->getBody());
     return markAllAnalysesPreserved();
   }
   emitRemark(func.getLoc())
       << "memsched-concat-in-place: " << pieces << " pieces of "
-      << chainsRewritten
+      << candidatesRewritten
       << " concatenations and pads computed in place; planned "
       << formatBytes(std::get<0>(before)) << " -> "
       << formatBytes(std::get<0>(current)) << ", peak "

@@ -103,7 +103,8 @@ bool mlir::memsched::isOnlyReadBy(Value value, Operation *reader) {
 }
 
 tensor::ExtractSliceOp
-mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert) {
+mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert,
+                                      SmallVectorImpl<Operation *> *writers) {
   Block *block = insert->getBlock();
   Value dest = insert.getDest();
   Value value = insert.getSource();
@@ -115,6 +116,7 @@ mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert) {
   // written into; each value is read by the next op only (an elementwise op
   // may also read its init as an input).
   Operation *reader = insert;
+  SmallVector<Operation *> chain;
   while (isOnlyReadBy(value, reader)) {
     Operation *def = value.getDefiningOp();
     if (!def || def->getBlock() != block)
@@ -133,7 +135,11 @@ mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert) {
           llvm::all_of(dest.getUsers(), [&](Operation *user) {
             return user == insert || user == extract;
           });
-      return sameSlice && destUsedOnlyHere ? extract : tensor::ExtractSliceOp();
+      if (!sameSlice || !destUsedOnlyHere)
+        return {};
+      if (writers)
+        writers->append(chain.begin(), chain.end());
+      return extract;
     }
     // Reshapes of the piece (a grouped convolution's result collapsed to
     // the piece's rank) are views on the way.
@@ -149,6 +155,7 @@ mlir::memsched::getInPlaceSliceSource(tensor::InsertSliceOp insert) {
     OpOperand *init = dps.getTiedOpOperand(result);
     if (!init)
       return {};
+    chain.push_back(def);
     value = init->get();
     reader = def;
   }

@@ -58,7 +58,11 @@ bool exceedsStorageLimit(Type type);
 /// destination read by only that slice and `insert`. One-shot bufferization
 /// then writes the chain into the destination's buffer and the insertion copies
 /// nothing (the copy of a subview onto itself folds away). Null otherwise.
-tensor::ExtractSliceOp getInPlaceSliceSource(tensor::InsertSliceOp insert);
+/// With `writers`, adds the destination-style ops of the chain (the ops
+/// that write into the slice) to it when there is one.
+tensor::ExtractSliceOp
+getInPlaceSliceSource(tensor::InsertSliceOp insert,
+                      SmallVectorImpl<Operation *> *writers = nullptr);
 
 /// Whether nothing but `reader` reads `value`, the next op of a chain that
 /// computes a piece in place: besides `reader`, only the slice that starts
