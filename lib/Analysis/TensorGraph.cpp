@@ -90,12 +90,13 @@ static Value getViewCandidateSource(Operation *op) {
       .Default([](Operation *) { return Value(); });
 }
 
-/// The layout of the buffer `value` is (a view of): its strides in elements
-/// and whether it starts at its buffer's first element with row-major
-/// strides (what memref.reshape needs).
+/// The layout of the buffer `value` is (a view of): its strides and offset
+/// in elements (std::nullopt: dynamic), and whether it is its whole buffer
+/// with row-major strides (what memref.reshape needs).
 struct ViewLayout {
   SmallVector<int64_t> strides;
   bool identity = true;
+  std::optional<int64_t> offset = 0;
 };
 
 /// The layout of `value`'s buffer view; std::nullopt where it is not known
@@ -106,7 +107,7 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())
     return std::nullopt;
-  ViewLayout contiguous{getContiguousStrides(type.getShape()), true};
+  ViewLayout contiguous{getContiguousStrides(type.getShape()), true, 0};
   Operation *def = value.getDefiningOp();
   if (!def) {
     // A function argument is a buffer of its own; a region's argument
@@ -149,6 +150,12 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
             for (auto [dim, step] : llvm::enumerate(slice.getStaticStrides()))
               if (!dropped.test(dim))
                 layout.strides.push_back(sourceLayout->strides[dim] * step);
+            layout.offset = sourceLayout->offset;
+            for (auto [dim, start] : llvm::enumerate(slice.getStaticOffsets()))
+              if (layout.offset && !ShapedType::isDynamic(start))
+                *layout.offset += start * sourceLayout->strides[dim];
+              else
+                layout.offset = std::nullopt;
             // A slice of a whole buffer is the buffer's layout only when it
             // is the whole buffer.
             layout.identity =
@@ -158,7 +165,7 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
       .Case<tensor::ExpandShapeOp>(
           [&](tensor::ExpandShapeOp expand) -> std::optional<ViewLayout> {
             ViewLayout layout{SmallVector<int64_t>(type.getRank(), 1),
-                              sourceLayout->identity};
+                              sourceLayout->identity, sourceLayout->offset};
             for (auto [sourceDim, group] :
                  llvm::enumerate(expand.getReassociationIndices())) {
               int64_t stride = sourceLayout->strides[sourceDim];
@@ -171,7 +178,7 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
           })
       .Case<tensor::CollapseShapeOp>(
           [&](tensor::CollapseShapeOp collapse) -> std::optional<ViewLayout> {
-            ViewLayout layout{{}, sourceLayout->identity};
+            ViewLayout layout{{}, sourceLayout->identity, sourceLayout->offset};
             for (const ReassociationIndices &group :
                  collapse.getReassociationIndices())
               layout.strides.push_back(sourceLayout->strides[group.back()]);
@@ -202,6 +209,20 @@ static Value getViewSource(Operation *op) {
                ? source
                : Value();
   return layout->identity ? source : Value();
+}
+
+/// Whether one-shot bufferization copies `value` where the function returns
+/// it: with identity layouts at the function boundary, a returned view with
+/// an offset or strides other than row-major is copied into a new buffer
+/// right before the return (a view of unknown layout counts as copied).
+static bool isCopiedOnReturn(Value value) {
+  Operation *def = value.getDefiningOp();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!def || !getViewSource(def) || !type || !type.hasStaticShape())
+    return false;
+  std::optional<ViewLayout> layout = getViewLayout(value);
+  return !layout || layout->offset != 0 ||
+         layout->strides != getContiguousStrides(type.getShape());
 }
 
 /// Returns true if `op` reads the buffer of `initValue`'s init through another
@@ -465,6 +486,9 @@ private:
   DenseSet<Operation *> sliceWriters;
   /// Those insertions.
   DenseSet<Operation *> sliceInsertions;
+  /// The operands of the return that it copies (isCopiedOnReturn); when
+  /// there are any, the return is the last task.
+  SmallVector<unsigned> returnCopies;
 };
 
 } // namespace mlir::memsched
@@ -644,6 +668,18 @@ void TensorGraphBuilder::groupOps() {
       graph.taskOfOp[member] = task;
     graph.taskOps.push_back(std::move(ops));
   }
+  // The copies bufferization makes of returned views are made by the
+  // return, a task of its own after every other.
+  Operation *terminator = block.getTerminator();
+  for (OpOperand &returned : terminator->getOpOperands())
+    if (isCopiedOnReturn(returned.get()))
+      returnCopies.push_back(returned.getOperandNumber());
+  if (returnCopies.empty())
+    return;
+  graph.returnTask = static_cast<TaskId>(graph.ops.size());
+  graph.ops.push_back(terminator);
+  graph.taskOfOp[terminator] = graph.returnTask;
+  graph.taskOps.push_back({terminator});
 }
 
 BufferId TensorGraphBuilder::addBuffer(Value root, BufferKind kind,
@@ -813,6 +849,25 @@ void TensorGraphBuilder::run() {
     Task task;
     Operation *anchor = graph.ops[taskId];
     task.name = anchor->getName().getStringRef().str();
+    if (anchor == terminator) {
+      // Reads and writes each copy once.
+      const DeviceSpec &device = costModel.getDevice();
+      OpCost &cost = graph.costs[taskId];
+      for (unsigned operand : returnCopies) {
+        OpCost copy;
+        copy.bytesMoved =
+            getStorageBytes(terminator->getOperand(operand).getType())
+                .value_or(0);
+        cost.add(copy);
+        cost.add(copy);
+        cost.seconds += device.launchLatency;
+      }
+      if (device.memoryBandwidth > 0)
+        cost.seconds += double(cost.bytesMoved) / device.memoryBandwidth;
+      task.duration = cost.seconds;
+      problem.addTask(std::move(task));
+      continue;
+    }
     for (Operation *op : ops) {
       OpCost cost = costModel.getCost(op);
       graph.numEstimatedOps += cost.isEstimate;
@@ -885,6 +940,26 @@ void TensorGraphBuilder::run() {
     if (problem.value(valueId).producer == kNoId && def &&
         graph.getTask(def) != kNoId)
       problem.addConsumer(valueId, graph.getTask(def));
+  }
+
+  if (!returnCopies.empty()) {
+    TaskId returnTask = graph.returnTask;
+    for (TaskId task = 0; task < returnTask; ++task)
+      problem.addDependence(task, returnTask);
+    for (unsigned operand : returnCopies) {
+      Value returned = terminator->getOperand(operand);
+      problem.addConsumer(graph.getValueId(returned), returnTask);
+      // The copy has no IR value of its own: it stands for the operand.
+      BufferId copy =
+          addBuffer(returned, BufferKind::Transient, /*isReadOnly=*/false);
+      scheduling::Value copyValue;
+      copyValue.sizeBytes = problem.buffer(copy).sizeBytes;
+      copyValue.buffer = copy;
+      copyValue.producer = returnTask;
+      copyValue.liveToEnd = true;
+      problem.addValue(std::move(copyValue));
+      graph.values.push_back(returned);
+    }
   }
 
   // Every byte figure is a sum of buffer sizes and workspaces: bounding

@@ -27,8 +27,9 @@ void mlir::memsched::layOutTasks(func::FuncOp func, const TensorGraph &graph,
   for (Operation *op : graph.getFreeOps())
     op->moveBefore(terminator);
   for (sched::TaskId task : order)
-    for (Operation *op : graph.getOps(task))
-      op->moveBefore(terminator);
+    if (task != graph.getReturnTask())
+      for (Operation *op : graph.getOps(task))
+        op->moveBefore(terminator);
 }
 
 void mlir::memsched::applySwapDecisions(

@@ -102,7 +102,8 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
     original.push_back(&op);
   llvm::append_range(reordered, graph.getFreeOps());
   for (sched::TaskId task : result->order)
-    llvm::append_range(reordered, graph.getOps(task));
+    if (task != graph.getReturnTask())
+      llvm::append_range(reordered, graph.getOps(task));
   if (reordered.size() != original.size()) {
     emitError(func.getLoc())
         << "memsched-reorder: internal error: the order has "

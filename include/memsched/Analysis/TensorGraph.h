@@ -78,17 +78,25 @@ public:
   /// The computation of a task (its anchor op).
   Operation *getOp(scheduling::TaskId task) const { return ops[task]; }
   /// Every op of a task in block order: folded fills, the computation, then
-  /// views of its results. Moving or cloning a task moves or clones these.
+  /// views of its results. Moving or cloning a task moves or clones these,
+  /// except the return task's terminator, which stays last.
   ArrayRef<Operation *> getOps(scheduling::TaskId task) const {
     return taskOps[task];
   }
   /// Ops that belong to no task (constants, destination-only empties, views
   /// of those or of arguments), in block order.
   ArrayRef<Operation *> getFreeOps() const { return freeOps; }
-  /// The task an op belongs to, or kNoId for free ops, the terminator and
-  /// ops outside the function's block.
+  /// The task an op belongs to, or kNoId for free ops, the terminator (but
+  /// see getReturnTask) and ops outside the function's block.
   scheduling::TaskId getTask(Operation *op) const;
-  /// The IR value of a problem value.
+  /// The task of the function's return where it copies returned views
+  /// (one-shot bufferization copies a returned view whose layout is not the
+  /// identity into a new buffer right before the return): the last task,
+  /// after every other, whose op is the terminator. kNoId when the return
+  /// copies nothing.
+  scheduling::TaskId getReturnTask() const { return returnTask; }
+  /// The IR value of a problem value (for the copy the return makes of a
+  /// returned view, that operand).
   Value getValue(scheduling::ValueId value) const { return values[value]; }
   /// The problem value of an IR value, or kNoId.
   scheduling::ValueId getValueId(Value value) const;
@@ -111,6 +119,7 @@ private:
   std::vector<SmallVector<Operation *, 1>> taskOps;
   SmallVector<Operation *> freeOps;
   DenseMap<Operation *, scheduling::TaskId> taskOfOp;
+  scheduling::TaskId returnTask = scheduling::kNoId;
   int64_t numEstimatedOps = 0;
   SmallVector<Value> values;
   DenseMap<Value, scheduling::ValueId> valueIds;
