@@ -40,8 +40,8 @@ static bool runsOnMatrixUnits(Operation *op) {
 }
 
 bool mlir::memsched::isStructuredControlFlow(Operation *op) {
-  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp,
-             scf::IndexSwitchOp>(op);
+  return isa<scf::ForOp, scf::ForallOp, scf::IfOp, scf::WhileOp,
+             scf::ExecuteRegionOp, scf::IndexSwitchOp>(op);
 }
 
 /// Work figures saturate rather than wrap: a loop's trip count times its
@@ -108,6 +108,29 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
       trips = span > 0 ? llvm::divideCeil(span, *step) : 0;
     else
       isEstimate = true;
+    total.flops = saturatingMul(total.flops, trips);
+    total.bytesMoved = saturatingMul(total.bytesMoved, trips);
+    total.seconds *= static_cast<double>(trips);
+  }
+  if (auto forallOp = dyn_cast<scf::ForallOp>(op)) {
+    // The iterations, one after another as the lowerings run them: the
+    // product of each dimension's trip count.
+    int64_t trips = 1;
+    for (auto [lowerBound, upperBound, stepSize] :
+         llvm::zip(forallOp.getMixedLowerBound(), forallOp.getMixedUpperBound(),
+                   forallOp.getMixedStep())) {
+      std::optional<int64_t> lower = getConstantIntValue(lowerBound);
+      std::optional<int64_t> upper = getConstantIntValue(upperBound);
+      std::optional<int64_t> step = getConstantIntValue(stepSize);
+      int64_t span;
+      if (!lower || !upper || !step || *step <= 0 ||
+          llvm::SubOverflow(*upper, *lower, span)) {
+        isEstimate = true;
+        continue;
+      }
+      trips =
+          saturatingMul(trips, span > 0 ? llvm::divideCeil(span, *step) : 0);
+    }
     total.flops = saturatingMul(total.flops, trips);
     total.bytesMoved = saturatingMul(total.bytesMoved, trips);
     total.seconds *= static_cast<double>(trips);

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -283,6 +284,47 @@ static bool allocatesResults(Operation *op) {
          !op->hasTrait<OpTrait::IsTerminator>();
 }
 
+/// Whether destination-style `op` computes a tile of an scf.forall's shared
+/// output in place: `init` is an extract_slice of a shared output of the
+/// forall whose body holds `op`, and the tied result goes back, as the only
+/// use of either, through a parallel_insert_slice at the same offsets,
+/// sizes and strides. The output is read by nothing else in the body.
+/// One-shot bufferization writes such a tile into the output's buffer (the
+/// insertion's copy folds away).
+static bool isComputedInForallTile(Operation *op, OpOperand &init) {
+  auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  if (!slice || !dps || !slice->hasOneUse())
+    return false;
+  auto shared = dyn_cast<BlockArgument>(slice.getSource());
+  auto forall = shared
+                    ? dyn_cast<scf::ForallOp>(shared.getOwner()->getParentOp())
+                    : scf::ForallOp();
+  if (!forall || shared.getOwner() != op->getBlock() ||
+      !llvm::is_contained(forall.getRegionIterArgs(), shared))
+    return false;
+  Value result = dps.getTiedOpResult(&init);
+  if (!result.hasOneUse())
+    return false;
+  auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(*result.user_begin());
+  if (!insert || insert.getDest() != shared ||
+      !isa<scf::InParallelOp>(insert->getParentOp()))
+    return false;
+  auto sameSlice = [](ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+    return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair),
+                                              std::get<1>(pair));
+           });
+  };
+  if (!sameSlice(slice.getMixedOffsets(), insert.getMixedOffsets()) ||
+      !sameSlice(slice.getMixedSizes(), insert.getMixedSizes()) ||
+      !sameSlice(slice.getMixedStrides(), insert.getMixedStrides()))
+    return false;
+  return llvm::all_of(shared.getUsers(), [&](Operation *user) {
+    return user == slice || isa<tensor::ParallelInsertSliceOp>(user);
+  });
+}
+
 /// Whether nested destination-style `op` writes its result into `init`'s
 /// buffer for sure, as one-shot bufferization does when nothing reads that
 /// buffer afterwards: `init` is read by `op` alone (and, besides as its
@@ -310,6 +352,8 @@ static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
            llvm::is_contained(loop.getRegionIterArgs(), argument);
   }
   Operation *def = value.getDefiningOp();
+  if (isComputedInForallTile(op, init))
+    return true;
   return def->getBlock() == op->getBlock() && !getViewSource(def) &&
          !isa<tensor::EmptyOp>(def) &&
          !def->hasTrait<OpTrait::ConstantLike>() &&
@@ -551,8 +595,9 @@ LogicalResult TensorGraphBuilder::checkStructure() {
   std::optional<Type> unsizedType;
   for (Operation &top : body.front()) {
     top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // scf.forall's terminator holds its parallel insertions.
       if (op->getNumRegions() != 0 && !hasPayloadRegionsOnly(op) &&
-          !isStructuredControlFlow(op)) {
+          !isStructuredControlFlow(op) && !isa<scf::InParallelOp>(op)) {
         unsupported = op;
         return WalkResult::interrupt();
       }
@@ -574,7 +619,7 @@ LogicalResult TensorGraphBuilder::checkStructure() {
                   "cannot schedule an op with regions ('" +
                       unsupported->getName().getStringRef().str() +
                       "'; supported: linalg, tensor.pad and tensor.generate "
-                      "payloads, and scf.for, scf.if, scf.while, "
+                      "payloads, and scf.for, scf.forall, scf.if, scf.while, "
                       "scf.execute_region and scf.index_switch)");
     if (unsized && exceedsStorageLimit(*unsizedType))
       return tooLarge(unsized->getLoc(), *unsizedType);

@@ -21,45 +21,56 @@ func.func @multiple_blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Tests that a parallel loop (scf.forall) is an error: memsched plans
-// sequential control flow only.
+// Tests that a parallel loop with a reduction (scf.parallel) is an error:
+// memsched plans scf.forall, whose iterations write disjoint slices, but
+// not reductions across iterations.
 
-// PEAK: peak-memory @scf_forall not built: op with regions
-// REPORT-NOT: @scf_forall
-// IR-NOT: @scf_forall
+// PEAK: peak-memory @scf_parallel not built: op with regions
+// REPORT-NOT: @scf_parallel
+// IR-NOT: @scf_parallel
 
-func.func @scf_forall(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @below {{cannot schedule an op with regions ('scf.forall'; supported: linalg, tensor.pad and tensor.generate payloads, and scf.for, scf.if, scf.while, scf.execute_region and scf.index_switch)}}
-  %r = scf.forall (%i) in (4) shared_outs(%o = %x) -> (tensor<4xf32>) {
-    %v = tensor.extract_slice %x[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
-    scf.forall.in_parallel {
-      tensor.parallel_insert_slice %v into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+func.func @scf_parallel(%x: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0.0 : f32
+  // expected-error @below {{cannot schedule an op with regions ('scf.parallel'; supported: linalg, tensor.pad and tensor.generate payloads, and scf.for, scf.forall, scf.if, scf.while, scf.execute_region and scf.index_switch)}}
+  %r = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%z) -> f32 {
+    %v = tensor.extract %x[%i] : tensor<4xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      scf.reduce.return %s : f32
     }
   }
-  return %r : tensor<4xf32>
+  return %r : f32
 }
 
 // -----
 
 // Tests that an unsupported region op inside a loop is an error at that op.
 
-// PEAK: peak-memory @forall_in_for not built: op with regions
-// REPORT-NOT: @forall_in_for
-// IR-NOT: @forall_in_for
+// PEAK: peak-memory @parallel_in_for not built: op with regions
+// REPORT-NOT: @parallel_in_for
+// IR-NOT: @parallel_in_for
 
-func.func @forall_in_for(%x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @parallel_in_for(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
+  %z = arith.constant 0.0 : f32
   %r = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<4xf32>) {
-    // expected-error @below {{cannot schedule an op with regions ('scf.forall'}}
-    %n = scf.forall (%i) in (4) shared_outs(%o = %acc) -> (tensor<4xf32>) {
-      %v = tensor.extract_slice %x[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
-      scf.forall.in_parallel {
-        tensor.parallel_insert_slice %v into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+    // expected-error @below {{cannot schedule an op with regions ('scf.parallel'}}
+    %n = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%z) -> f32 {
+      %v = tensor.extract %acc[%i] : tensor<4xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %b : f32
+        scf.reduce.return %s : f32
       }
     }
-    scf.yield %n : tensor<4xf32>
+    %u = tensor.insert %n into %acc[%c0] : tensor<4xf32>
+    scf.yield %u : tensor<4xf32>
   }
   return %r : tensor<4xf32>
 }

@@ -55,15 +55,21 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 //--- region-op.mlir
-func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @below {{memsched-reorder cannot schedule an op with regions ('scf.forall'; supported: linalg, tensor.pad and tensor.generate payloads, and scf.for, scf.if, scf.while, scf.execute_region and scf.index_switch)}}
-  %r = scf.forall (%i) in (4) shared_outs(%o = %x) -> (tensor<4xf32>) {
-    %v = tensor.extract_slice %x[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
-    scf.forall.in_parallel {
-      tensor.parallel_insert_slice %v into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+func.func @f(%x: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0.0 : f32
+  // expected-error @below {{memsched-reorder cannot schedule an op with regions ('scf.parallel'; supported: linalg, tensor.pad and tensor.generate payloads, and scf.for, scf.forall, scf.if, scf.while, scf.execute_region and scf.index_switch)}}
+  %r = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%z) -> f32 {
+    %v = tensor.extract %x[%i] : tensor<4xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      scf.reduce.return %s : f32
     }
   }
-  return %r : tensor<4xf32>
+  return %r : f32
 }
 
 //--- unknown-device.mlir

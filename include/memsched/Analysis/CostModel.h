@@ -40,8 +40,9 @@ struct OpCost {
 };
 
 /// Whether `op` is structured control flow memsched plans as one task
-/// (scf.for, scf.if, scf.while, scf.execute_region, scf.index_switch):
-/// its cost is its bodies', a loop's times its constant trip count.
+/// (scf.for, scf.forall, scf.if, scf.while, scf.execute_region,
+/// scf.index_switch): its cost is its bodies', a loop's times its constant
+/// trip count (scf.forall's iterations run one after another).
 bool isStructuredControlFlow(Operation *op);
 
 /// Computes op costs for one device.

@@ -439,16 +439,73 @@ def program(rng, max_ops=None):
     return "\n".join(texts) + "\n", "main", "calls" if callees else "mixed"
 
 
+def _forall(main, rng, name, shape, result):
+    """``result`` = an ``scf.forall`` computing ``name`` elementwise in tiles
+    of rows, each into its slice of the shared output (in place) or into a
+    tensor of its own that the parallel insertion copies; the output is a
+    new empty tensor or a value in scope (whose buffer may be reused)."""
+    element = main.element
+    tiles = rng.choice([t for t in (1, 2, 3, 4) if shape[0] % t == 0])
+    rows = shape[0] // tiles
+    tile_shape = (rows,) + tuple(shape[1:])
+    rank = len(shape)
+    init = (main.empty(shape) if rng.random() < 0.5
+            else main.value_of(shape))
+    index = main.fresh("i")
+    out = main.fresh("out")
+    main.lines.append(
+        "  %s = scf.forall (%s) in (%d) shared_outs(%s = %s) -> (%s) {" % (
+            result, index, tiles, out, init, main.type(shape)))
+    step, offset = main.fresh("rows"), main.fresh("off")
+    main.lines.append("    %s = arith.constant %d : index" % (step, rows))
+    main.lines.append("    %s = arith.muli %s, %s : index" % (offset, index,
+                                                             step))
+    slicing = "[%s] [%s] [%s]" % (
+        ", ".join([offset] + ["0"] * (rank - 1)),
+        ", ".join(str(d) for d in tile_shape), ", ".join(["1"] * rank))
+    source, tile = main.fresh("src"), main.fresh("tile")
+    main.lines.append("    %s = tensor.extract_slice %s%s : %s to %s" % (
+        source, name, slicing, main.type(shape), main.type(tile_shape)))
+    if rng.random() < 0.7:
+        main.lines.append("    %s = tensor.extract_slice %s%s : %s to %s" % (
+            tile, out, slicing, main.type(shape), main.type(tile_shape)))
+    else:
+        main.lines.append("    %s = tensor.empty() : %s" % (
+            tile, main.type(tile_shape)))
+    computed = main.fresh("t")
+    identity = _map(rank, range(rank))
+    main.lines += [
+        "    %s = linalg.generic {indexing_maps = [%s, %s], iterator_types ="
+        " [%s]} ins(%s : %s) outs(%s : %s) {" % (
+            computed, identity, identity,
+            ", ".join(['"parallel"'] * rank), source,
+            main.type(tile_shape), tile, main.type(tile_shape)),
+        "    ^bb0(%%a: %s, %%o: %s):" % (element, element),
+        "      %%r = %s %%a, %%a : %s" % (rng.choice(_binary_ops(element)),
+                                        element),
+        "      linalg.yield %r : " + element,
+        "    } -> " + main.type(tile_shape),
+        "    scf.forall.in_parallel {",
+        "      tensor.parallel_insert_slice %s into %s%s : %s into %s" % (
+            computed, out, slicing, main.type(tile_shape), main.type(shape)),
+        "    }",
+        "  }"]
+
+
 def control_flow_program(rng):
-    """A module whose entry holds ``scf.for`` and/or ``scf.if`` with tensor
-    ops inside; returns (text, entry function name, kind)."""
+    """A module whose entry holds ``scf.for``, ``scf.forall`` and/or
+    ``scf.if`` with tensor ops inside; returns (text, entry function name,
+    kind)."""
     element = "f32"
     main = _Function(rng, "main", element, _arguments(rng, DIMS))
     _body(main, rng.randint(1, 6), [])
     for _ in range(rng.randint(1, 3)):
         name, shape = main.pick()
         result = main.fresh("cf")
-        if rng.random() < 0.5:
+        kind = rng.random()
+        if kind < 0.3:
+            _forall(main, rng, name, shape, result)
+        elif kind < 0.65:
             lower, upper = main.fresh("lb"), main.fresh("ub")
             step = main.fresh("st")
             main.lines += [
