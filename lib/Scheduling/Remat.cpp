@@ -1117,6 +1117,60 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
   return best;
 }
 
+/// Every drop set of a small plan space (each gap not dropped or dropped as
+/// one of its variants), when their number times the tasks is at most
+/// \p maxWork task simulations: the best plan of the space, exact where the
+/// greedy and the local search can only come close. std::nullopt with
+/// \p error empty when the space is too large.
+std::optional<DropPlan> searchExhaustively(const RematContext &context,
+                                           int64_t budget, int64_t maxWork,
+                                           int64_t &smallestPeak,
+                                           std::string *error) {
+  // The gaps, as (first variant, number of variants).
+  std::vector<std::pair<int32_t, int32_t>> gaps;
+  for (size_t c = 0; c < context.candidates.size(); ++c)
+    if (context.candidates[c].firstVariant == static_cast<int32_t>(c))
+      gaps.push_back(
+          {static_cast<int32_t>(c), context.candidates[c].numVariants});
+  int64_t combinations = 1;
+  int64_t tasks = std::max<int32_t>(1, context.numTasks);
+  for (auto [first, count] : gaps) {
+    combinations *= count + 1;
+    if (combinations * tasks > maxWork) {
+      if (error)
+        error->clear();
+      return std::nullopt;
+    }
+  }
+  std::optional<DropPlan> best;
+  std::vector<int32_t> choice(gaps.size(), 0);
+  std::vector<char> dropped(context.candidates.size(), 0);
+  for (int64_t k = 0; k < combinations; ++k) {
+    std::optional<Evaluation> evaluation =
+        context.evaluate(dropped, budget, error);
+    if (!evaluation)
+      return std::nullopt;
+    if (evaluation->isValid) {
+      smallestPeak =
+          std::min(smallestPeak, evaluation->plan.peakTransientAfter);
+      if (!best || isBetter(evaluation->plan, best->plan))
+        best = DropPlan{evaluation->plan, dropped};
+    }
+    // The next combination, odometer-wise.
+    for (size_t g = 0; g < gaps.size(); ++g) {
+      auto [first, count] = gaps[g];
+      if (choice[g] > 0)
+        dropped[first + choice[g] - 1] = 0;
+      choice[g] = (choice[g] + 1) % (count + 1);
+      if (choice[g] > 0)
+        dropped[first + choice[g] - 1] = 1;
+      if (choice[g] != 0)
+        break;
+    }
+  }
+  return best;
+}
+
 /// The candidates Chen et al.'s segments work on: those whose gap spans the
 /// peak step without recomputation (in a training step, the activations
 /// saved for the backward; not the gradients or the weight gradients, whose
@@ -1438,6 +1492,17 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       consider(std::move(chen));
       if (single)
         consider(std::move(single));
+      // Small plan spaces are searched whole.
+      if (!options.singleRecompute && options.exhaustiveWork > 0) {
+        std::optional<DropPlan> exact = searchExhaustively(
+            context, budget, options.exhaustiveWork, smallest, error);
+        if (!exact && error && !error->empty())
+          return std::nullopt;
+        if (exact) {
+          exact->plan.algorithm = "exhaustive";
+          consider(std::move(exact->plan));
+        }
+      }
       plan->smallestPeakTransient = smallest;
       break;
     }

@@ -399,7 +399,9 @@ TEST(RematTest, ComesCloseToTheExactOptimumOnSmallDags) {
                         std::to_string(geomean);
   std::printf("against brute force: %s\n", figures.c_str());
   EXPECT_GE(feasible, 60) << figures;
-  EXPECT_GE(met * 100, feasible * 90) << figures;
+  // 62 of 65 with the whole plan space searched on these small problems
+  // (RematOptions::exhaustiveWork), 61 without.
+  EXPECT_GE(met * 100, feasible * 95) << figures;
   EXPECT_GE(exact * 100, met * 85) << figures;
   EXPECT_LE(geomean, 1.04) << figures;
 }

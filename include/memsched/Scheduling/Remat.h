@@ -29,7 +29,8 @@
 //    checkpoint dropped; the segment count is searched from sqrt(n) out;
 //  - `sequential`: PyTorch's checkpoint_sequential split (equal segments by
 //    count along the same path, the last one not recomputed);
-//  - `auto`: the cheapest of greedy and chen that meets the budget.
+//  - `auto`: the cheapest of greedy and chen that meets the budget, and of
+//    every drop set where the plan space is small enough to search whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +79,11 @@ struct RematOptions {
   /// reader or later. By default a value may be dropped in every gap of its
   /// uses, and a copy may be made earlier, right after an input's last use.
   bool singleRecompute = false;
+  /// `auto` searches the whole plan space when it is small: every drop set
+  /// (each gap of a buffer not dropped, or dropped with one of its copy
+  /// placements), when their number times the tasks is at most this many
+  /// task simulations; 0 turns the phase off.
+  int64_t exhaustiveWork = 50'000;
   /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
   /// `sequential` and a search over counts for `chen`.
   int64_t segments = 0;
