@@ -708,8 +708,8 @@ void TensorGraphBuilder::groupOps() {
                          return true;
                        });
       // Only a fill right before its reader (constants, empties and other
-      // fills between them) is folded: bufferization allocates at the fill,
-      // so one far ahead holds its buffer from there.
+      // fills folded into it between them) is folded: bufferization allocates
+      // at the fill, so one far ahead holds its buffer from there.
       bool nextToReader = false;
       for (Operation *next = op.getNextNode(); next;
            next = next->getNextNode()) {
@@ -717,8 +717,19 @@ void TensorGraphBuilder::groupOps() {
           nextToReader = true;
           break;
         }
+        // Another fill between them only if it is folded into the same
+        // reader: one that runs on its own would run while this one's
+        // buffer is already allocated.
+        auto nextFill = dyn_cast<linalg::FillOp>(next);
+        Operation *nextInit =
+            nextFill ? nextFill.getOutputs()[0].getDefiningOp() : nullptr;
+        bool foldedFill = nextInit && isDestinationOnlyEmpty(nextInit) &&
+                          !next->use_empty() &&
+                          llvm::all_of(next->getUsers(), [&](Operation *user) {
+                            return user == reader;
+                          });
         if (!next->hasTrait<OpTrait::ConstantLike>() &&
-            !isDestinationOnlyEmpty(next) && !isa<linalg::FillOp>(next))
+            !isDestinationOnlyEmpty(next) && !foldedFill)
           break;
       }
       Operation *init = fill.getOutputs()[0].getDefiningOp();
@@ -966,7 +977,13 @@ void TensorGraphBuilder::run() {
       sliceInsertions.insert(insert);
       sliceWriters.insert(writers.begin(), writers.end());
     }
+    // A view reads nothing itself: its readers read its source's buffer
+    // (they count through the view's value, which is in that buffer), so a
+    // view nothing reads is no conflict for a write before it.
+    Value viewed = viewSourceOf(&op);
     for (Value used : usedValues(op)) {
+      if (used == viewed)
+        continue;
       lastUse[used] = position;
       if (!storesSlice || used != insert.getDest())
         lastUseOutsideSlices[used] = position;
