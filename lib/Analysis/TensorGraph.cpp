@@ -529,6 +529,9 @@ private:
   Problem &problem = graph.problem;
   std::vector<BufferState> bufferStates;
   DenseMap<Value, int64_t> lastUse;
+  /// lastUse without the reads through views (by ops other than the views
+  /// of slices, expansions and casts, which read nothing themselves).
+  DenseMap<Value, int64_t> lastDirectUse;
   /// lastUse without the uses of a destination by the insertion of a piece
   /// computed in place in its slice (getInPlaceSliceSource).
   DenseMap<Value, int64_t> lastUseOutsideSlices;
@@ -931,6 +934,14 @@ void TensorGraphBuilder::noteCopiedViews(Operation *op, OpOperand &init,
     return it != lastUse.end() && it->second > position;
   };
   SmallVector<Operation *> heads;
+  // The last read through the views defined so far: a value of the buffer
+  // read later than that, or directly, is read by a view made after the
+  // write or by an op: a conflict no view copy resolves.
+  int64_t throughEarlierViews = -1;
+  for (Value value : valuesOfBuffer[initBuffer])
+    if (getChainHead(value))
+      throughEarlierViews =
+          std::max(throughEarlierViews, lastUse.lookup(value));
   for (Value value : valuesOfBuffer[initBuffer]) {
     if (!readLater(value))
       continue;
@@ -940,8 +951,13 @@ void TensorGraphBuilder::noteCopiedViews(Operation *op, OpOperand &init,
       continue;
     }
     Operation *head = getChainHead(value);
-    if (!head)
-      return;
+    if (!head) {
+      auto direct = lastDirectUse.find(value);
+      if ((direct != lastDirectUse.end() && direct->second > position) ||
+          lastUse.lookup(value) > throughEarlierViews)
+        return;
+      continue;
+    }
     heads.push_back(head);
   }
   if (initHead) {
@@ -969,6 +985,7 @@ void TensorGraphBuilder::run() {
   groupOps();
 
   int64_t position = 0;
+  SmallVector<Operation *> readThroughViews;
   for (Operation &op : block) {
     auto insert = dyn_cast<tensor::InsertSliceOp>(op);
     SmallVector<Operation *> writers;
@@ -977,18 +994,37 @@ void TensorGraphBuilder::run() {
       sliceInsertions.insert(insert);
       sliceWriters.insert(writers.begin(), writers.end());
     }
-    // A view reads nothing itself: its readers read its source's buffer
-    // (they count through the view's value, which is in that buffer), so a
-    // view nothing reads is no conflict for a write before it.
+    // A slice, expansion or cast reads nothing itself: its readers read its
+    // source's buffer (they count through the view's value, which is in
+    // that buffer), so such a view nothing reads is no conflict for a write
+    // before it. A collapse or reshape may copy, so one-shot bufferization
+    // counts it as a read.
     Value viewed = viewSourceOf(&op);
+    bool viewReads = isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(op);
+    if (viewed && !viewReads)
+      readThroughViews.push_back(&op);
     for (Value used : usedValues(op)) {
-      if (used == viewed)
+      if (used == viewed && !viewReads)
         continue;
       lastUse[used] = position;
       if (!storesSlice || used != insert.getDest())
         lastUseOutsideSlices[used] = position;
     }
     ++position;
+  }
+  // What reads a view reads its source: the last read of a view is one of
+  // its source (later views first, for chains).
+  lastDirectUse = lastUse;
+  for (Operation *view : llvm::reverse(readThroughViews)) {
+    Value source = viewSourceOf(view);
+    for (Value result : view->getResults()) {
+      if (auto it = lastUse.find(result); it != lastUse.end())
+        lastUse[source] = std::max(lastUse.lookup(source), it->second);
+      if (auto it = lastUseOutsideSlices.find(result);
+          it != lastUseOutsideSlices.end())
+        lastUseOutsideSlices[source] =
+            std::max(lastUseOutsideSlices.lookup(source), it->second);
+    }
   }
 
   for (BlockArgument argument : block.getArguments()) {
