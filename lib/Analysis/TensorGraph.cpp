@@ -489,17 +489,10 @@ namespace mlir::memsched {
 class TensorGraphBuilder {
 public:
   TensorGraphBuilder(TensorGraph &graph, func::FuncOp func,
-                     const CostModel &costModel,
-                     const DenseSet<Operation *> &copiedViews)
-      : graph(graph), func(func), costModel(costModel),
-        copiedViews(copiedViews) {}
+                     const CostModel &costModel)
+      : graph(graph), func(func), costModel(costModel) {}
 
   void run();
-
-  /// View ops one-shot bufferization copies where they stand, found while
-  /// building (see noteCopiedViews): a build that knows them models
-  /// bufferization more closely.
-  const DenseSet<Operation *> &getViewsToCopy() const { return viewsToCopy; }
 
 private:
   /// Per-buffer state needed to decide in-place writes.
@@ -529,9 +522,6 @@ private:
   Problem &problem = graph.problem;
   std::vector<BufferState> bufferStates;
   DenseMap<Value, int64_t> lastUse;
-  /// lastUse without the reads through views (by ops other than the views
-  /// of slices, expansions and casts, which read nothing themselves).
-  DenseMap<Value, int64_t> lastDirectUse;
   /// lastUse without the uses of a destination by the insertion of a piece
   /// computed in place in its slice (getInPlaceSliceSource).
   DenseMap<Value, int64_t> lastUseOutsideSlices;
@@ -543,24 +533,6 @@ private:
   /// The operands of the return that it copies (isCopiedOnReturn); when
   /// there are any, the return is the last task.
   SmallVector<unsigned> returnCopies;
-  /// View ops modelled as copies (a task making a new buffer); the others
-  /// found to be copied by bufferization.
-  const DenseSet<Operation *> &copiedViews;
-  DenseSet<Operation *> viewsToCopy;
-  /// The IR values of each buffer.
-  std::vector<SmallVector<Value, 2>> valuesOfBuffer;
-
-  /// The source `op` views, or null (for a view modelled as a copy too).
-  Value viewSourceOf(Operation *op) const {
-    return copiedViews.contains(op) ? Value() : getViewSource(op);
-  }
-  /// The view op of the chain of views ending in `value` whose source is
-  /// not a view: where bufferization copies the chain when it must.
-  Operation *getChainHead(Value value) const;
-  /// Records the view ops bufferization copies for a write by `op` into
-  /// `init` (buffer `initBuffer`) that is not in place at `position`.
-  void noteCopiedViews(Operation *op, OpOperand &init, BufferId initBuffer,
-                       int64_t position);
 };
 
 } // namespace mlir::memsched
@@ -681,7 +653,7 @@ void TensorGraphBuilder::groupOps() {
   // Fills folded into the one computation that reads them, by reader.
   DenseMap<Operation *, SmallVector<Operation *, 1>> foldedBefore;
   for (Operation &op : block.without_terminator()) {
-    Value viewSource = viewSourceOf(&op);
+    Value viewSource = getViewSource(&op);
     bool isFree = op.hasTrait<OpTrait::ConstantLike>() ||
                   isDestinationOnlyEmpty(&op) ||
                   (viewSource && isFreeValue(viewSource));
@@ -756,8 +728,7 @@ void TensorGraphBuilder::groupOps() {
   // return, a task of its own after every other.
   Operation *terminator = block.getTerminator();
   for (OpOperand &returned : terminator->getOpOperands())
-    if (isCopiedOnReturn(returned.get()) &&
-        !copiedViews.contains(returned.get().getDefiningOp()))
+    if (isCopiedOnReturn(returned.get()))
       returnCopies.push_back(returned.getOperandNumber());
   if (returnCopies.empty())
     return;
@@ -793,9 +764,6 @@ ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
   ValueId id = problem.addValue(std::move(problemValue));
   graph.values.push_back(value);
   graph.valueIds[value] = id;
-  if (valuesOfBuffer.size() <= static_cast<size_t>(buffer))
-    valuesOfBuffer.resize(buffer + 1);
-  valuesOfBuffer[buffer].push_back(value);
   BufferState &state = bufferStates[buffer];
   state.lastUse = std::max(state.lastUse, lastUse.lookup(value));
   auto outside = lastUseOutsideSlices.find(value);
@@ -807,7 +775,7 @@ ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
 
 void TensorGraphBuilder::addResults(Operation *op, TaskId task,
                                     int64_t position) {
-  if (Value source = viewSourceOf(op)) {
+  if (Value source = getViewSource(op)) {
     ValueId sourceId = graph.getValueId(source);
     BufferId buffer = problem.value(sourceId).buffer;
     for (Value result : op->getResults()) {
@@ -881,91 +849,11 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
         addValue(result, initBuffer, task);
         continue;
       }
-      if (!storesInPlaceSlice &&
-          !readsInitBufferElsewhere(op, init, initBuffer, bufferOf))
-        noteCopiedViews(op, *init, initBuffer, position);
     }
     addValue(result,
              addBuffer(result, BufferKind::Transient, /*isReadOnly=*/false),
              task);
   }
-}
-
-Operation *TensorGraphBuilder::getChainHead(Value value) const {
-  Operation *head = nullptr;
-  for (Operation *def = value.getDefiningOp(); def;) {
-    Value source = viewSourceOf(def);
-    if (!source)
-      break;
-    head = def;
-    def = source.getDefiningOp();
-  }
-  return head;
-}
-
-/// One-shot bufferization decides in place bottom-up: a later write is made
-/// in place first, and the conflict it then causes with a read through a
-/// view defined earlier is resolved by copying that view where it is
-/// defined (a view writes nothing, so its result is copied rather than its
-/// source). Two cases are recognised:
-///  - the init is a chain of views of a buffer read later (or a constant):
-///    bufferization copies the chain at its head, and the write goes in
-///    place into the copy, unless the chain's own values are read later;
-///  - the init is not a view, and every later read of its buffer is through
-///    views defined before the write: bufferization copies each of those
-///    chains at its head, and the write goes in place.
-void TensorGraphBuilder::noteCopiedViews(Operation *op, OpOperand &init,
-                                         BufferId initBuffer,
-                                         int64_t position) {
-  if (initBuffer >= static_cast<BufferId>(valuesOfBuffer.size()))
-    return;
-  // The values of the init's chain of views, the init included.
-  Operation *initHead = getChainHead(init.get());
-  llvm::SmallDenseSet<Value> initChain;
-  for (Value value = init.get(); value;) {
-    initChain.insert(value);
-    Operation *def = value.getDefiningOp();
-    if (!def || def == initHead)
-      break;
-    value = viewSourceOf(def);
-  }
-  auto readLater = [&](Value value) {
-    auto it = lastUse.find(value);
-    return it != lastUse.end() && it->second > position;
-  };
-  SmallVector<Operation *> heads;
-  // The last read through the views defined so far: a value of the buffer
-  // read later than that, or directly, is read by a view made after the
-  // write or by an op: a conflict no view copy resolves.
-  int64_t throughEarlierViews = -1;
-  for (Value value : valuesOfBuffer[initBuffer])
-    if (getChainHead(value))
-      throughEarlierViews =
-          std::max(throughEarlierViews, lastUse.lookup(value));
-  for (Value value : valuesOfBuffer[initBuffer]) {
-    if (!readLater(value))
-      continue;
-    if (initHead) {
-      if (initChain.contains(value))
-        return;
-      continue;
-    }
-    Operation *head = getChainHead(value);
-    if (!head) {
-      auto direct = lastDirectUse.find(value);
-      if ((direct != lastDirectUse.end() && direct->second > position) ||
-          lastUse.lookup(value) > throughEarlierViews)
-        return;
-      continue;
-    }
-    heads.push_back(head);
-  }
-  if (initHead) {
-    viewsToCopy.insert(initHead);
-    return;
-  }
-  viewsToCopy.insert(heads.begin(), heads.end());
-  (void)op;
 }
 
 /// The values `op` reads: its operands, then the values defined outside its
@@ -999,7 +887,7 @@ void TensorGraphBuilder::run() {
     // that buffer), so such a view nothing reads is no conflict for a write
     // before it. A collapse or reshape may copy, so one-shot bufferization
     // counts it as a read.
-    Value viewed = viewSourceOf(&op);
+    Value viewed = getViewSource(&op);
     bool viewReads = isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(op);
     if (viewed && !viewReads)
       readThroughViews.push_back(&op);
@@ -1014,9 +902,8 @@ void TensorGraphBuilder::run() {
   }
   // What reads a view reads its source: the last read of a view is one of
   // its source (later views first, for chains).
-  lastDirectUse = lastUse;
   for (Operation *view : llvm::reverse(readThroughViews)) {
-    Value source = viewSourceOf(view);
+    Value source = getViewSource(view);
     for (Value result : view->getResults()) {
       if (auto it = lastUse.find(result); it != lastUse.end())
         lastUse[source] = std::max(lastUse.lookup(source), it->second);
@@ -1192,17 +1079,8 @@ void TensorGraphBuilder::run() {
 
 TensorGraph TensorGraph::build(func::FuncOp func, const CostModel &costModel) {
   TensorGraph graph;
-  DenseSet<Operation *> none;
-  TensorGraphBuilder first(graph, func, costModel, none);
-  first.run();
-  // Where bufferization copies views rather than making a write out of
-  // place, build again with those views as copies.
-  if (graph.status != TensorGraphStatus::Built ||
-      first.getViewsToCopy().empty())
-    return graph;
-  TensorGraph copying;
-  TensorGraphBuilder(copying, func, costModel, first.getViewsToCopy()).run();
-  return copying;
+  TensorGraphBuilder(graph, func, costModel).run();
+  return graph;
 }
 
 void TensorGraph::emitStatus(StringRef passName, bool skipIsError) const {
