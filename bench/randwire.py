@@ -214,6 +214,18 @@ def verdict(row, key):
     return "yes" if row[key] else "NO: " + row[key + "_mismatch"]
 
 
+def variant_cells(row, key):
+    """The cells of a table of passes run before memsched-reorder: its
+    transient peak, the gain over the captured program, optimality, pass
+    time and the CPU comparison."""
+    variant = row[key]
+    return [kib(variant["auto_bytes"]),
+            "%.3f" % (row["program_bytes"] / variant["auto_bytes"]),
+            "yes" if variant["optimal"] else "no",
+            "%.0f" % (variant["pass_seconds"] * 1e3),
+            verdict(row, key + "_bit_identical")]
+
+
 def print_table(rows):
     print("## Transient peak after memsched-reorder on RandWire graphs (KiB; "
           "gain = other / auto, higher is better)\n")
@@ -257,11 +269,7 @@ def print_table(rows):
     for row in rows:
         fused = row["fused"]
         cells = [row["graph"], str(fused["ops"]),
-                 kib(fused["program_bytes"]), kib(fused["auto_bytes"]),
-                 "%.3f" % (row["program_bytes"] / fused["auto_bytes"]),
-                 "yes" if fused["optimal"] else "no",
-                 "%.0f" % (fused["pass_seconds"] * 1e3),
-                 verdict(row, "fused_bit_identical")]
+                 kib(fused["program_bytes"])] + variant_cells(row, "fused")
         print("| " + " | ".join(cells) + " |")
     if randwire:
         print("\nGeomean over %d RandWire graphs: program (unfused) / fused "
@@ -278,13 +286,8 @@ def print_table(rows):
           "optimal | pass ms | bit-identical |")
     print("|---|---:|---:|---:|---|---:|---|")
     for row in rows:
-        inplace = row["inplace"]
-        cells = [row["graph"], kib(row["program_bytes"]),
-                 kib(inplace["auto_bytes"]),
-                 "%.3f" % (row["program_bytes"] / inplace["auto_bytes"]),
-                 "yes" if inplace["optimal"] else "no",
-                 "%.0f" % (inplace["pass_seconds"] * 1e3),
-                 verdict(row, "inplace_bit_identical")]
+        cells = [row["graph"], kib(row["program_bytes"])] + variant_cells(
+            row, "inplace")
         print("| " + " | ".join(cells) + " |")
     if randwire:
         print("\nGeomean over %d RandWire graphs: program / inplace + auto "

@@ -59,6 +59,21 @@ static int64_t saturatingAdd(int64_t value, int64_t other) {
   return sum;
 }
 
+/// The trip count of a loop dimension with constant bounds and a positive
+/// step; std::nullopt otherwise.
+static std::optional<int64_t> getTripCount(OpFoldResult lowerBound,
+                                           OpFoldResult upperBound,
+                                           OpFoldResult stepSize) {
+  std::optional<int64_t> lower = getConstantIntValue(lowerBound);
+  std::optional<int64_t> upper = getConstantIntValue(upperBound);
+  std::optional<int64_t> step = getConstantIntValue(stepSize);
+  int64_t span;
+  if (!lower || !upper || !step || *step <= 0 ||
+      llvm::SubOverflow(*upper, *lower, span))
+    return std::nullopt;
+  return span > 0 ? llvm::divideCeil(span, *step) : 0;
+}
+
 void OpCost::add(const OpCost &other) {
   flops = saturatingAdd(flops, other.flops);
   bytesMoved = saturatingAdd(bytesMoved, other.bytesMoved);
@@ -96,44 +111,35 @@ OpCost CostModel::getControlFlowCost(Operation *op) const {
       total.bytesMoved = cost.bytesMoved;
     }
   }
+  // A loop runs its body once per trip: an scf.for its trip count (signed
+  // bounds; an unsigned loop's is estimated as one trip), an scf.forall the
+  // product over its dimensions (its iterations one after another, as the
+  // lowerings run them).
+  std::optional<int64_t> trips;
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    std::optional<int64_t> lower = getConstantIntValue(forOp.getLowerBound());
-    std::optional<int64_t> upper = getConstantIntValue(forOp.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
-    int64_t trips = 1;
-    int64_t span;
-    // Signed bounds (an unsigned loop's count is estimated as one trip).
-    if (lower && upper && step && *step > 0 && !forOp.getUnsignedCmp() &&
-        !llvm::SubOverflow(*upper, *lower, span))
-      trips = span > 0 ? llvm::divideCeil(span, *step) : 0;
-    else
-      isEstimate = true;
-    total.flops = saturatingMul(total.flops, trips);
-    total.bytesMoved = saturatingMul(total.bytesMoved, trips);
-    total.seconds *= static_cast<double>(trips);
-  }
-  if (auto forallOp = dyn_cast<scf::ForallOp>(op)) {
-    // The iterations, one after another as the lowerings run them: the
-    // product of each dimension's trip count.
-    int64_t trips = 1;
-    for (auto [lowerBound, upperBound, stepSize] :
+    trips = forOp.getUnsignedCmp()
+                ? std::nullopt
+                : getTripCount(forOp.getLowerBound(), forOp.getUpperBound(),
+                               forOp.getStep());
+  } else if (auto forallOp = dyn_cast<scf::ForallOp>(op)) {
+    trips = 1;
+    for (auto [lower, upper, step] :
          llvm::zip(forallOp.getMixedLowerBound(), forallOp.getMixedUpperBound(),
                    forallOp.getMixedStep())) {
-      std::optional<int64_t> lower = getConstantIntValue(lowerBound);
-      std::optional<int64_t> upper = getConstantIntValue(upperBound);
-      std::optional<int64_t> step = getConstantIntValue(stepSize);
-      int64_t span;
-      if (!lower || !upper || !step || *step <= 0 ||
-          llvm::SubOverflow(*upper, *lower, span)) {
+      std::optional<int64_t> dimTrips = getTripCount(lower, upper, step);
+      if (!dimTrips) {
         isEstimate = true;
         continue;
       }
-      trips =
-          saturatingMul(trips, span > 0 ? llvm::divideCeil(span, *step) : 0);
+      trips = saturatingMul(*trips, *dimTrips);
     }
-    total.flops = saturatingMul(total.flops, trips);
-    total.bytesMoved = saturatingMul(total.bytesMoved, trips);
-    total.seconds *= static_cast<double>(trips);
+  }
+  if (isa<scf::ForOp, scf::ForallOp>(op)) {
+    isEstimate |= !trips;
+    int64_t factor = trips.value_or(1);
+    total.flops = saturatingMul(total.flops, factor);
+    total.bytesMoved = saturatingMul(total.bytesMoved, factor);
+    total.seconds *= static_cast<double>(factor);
   }
   total.isEstimate |= isEstimate;
   return total;
@@ -183,12 +189,22 @@ OpCost CostModel::getCost(Operation *op) const {
   // Views and lazily allocated tensors launch no kernel.
   if (isControlFlow || (cost.flops == 0 && cost.bytesMoved == 0))
     return cost;
-  double peak =
-      device.getPeakFlops(getComputeElementType(op), runsOnMatrixUnits(op));
-  double computeTime = peak > 0 ? double(cost.flops) / peak : 0.0;
+  cost.seconds = getSeconds(cost, device.getPeakFlops(getComputeElementType(op),
+                                                      runsOnMatrixUnits(op)));
+  return cost;
+}
+
+double CostModel::getSeconds(const OpCost &cost, double peakFlops) const {
+  double computeTime = peakFlops > 0 ? double(cost.flops) / peakFlops : 0.0;
   double memoryTime = device.memoryBandwidth > 0
                           ? double(cost.bytesMoved) / device.memoryBandwidth
                           : 0.0;
-  cost.seconds = std::max(computeTime, memoryTime) + device.launchLatency;
+  return std::max(computeTime, memoryTime) + device.launchLatency;
+}
+
+OpCost CostModel::getCopyCost(int64_t bytes) const {
+  OpCost cost;
+  cost.bytesMoved = saturatingAdd(bytes, bytes);
+  cost.seconds = getSeconds(cost, /*peakFlops=*/0.0);
   return cost;
 }

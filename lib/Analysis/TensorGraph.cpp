@@ -351,9 +351,9 @@ static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
     return loop && argument.getOwner() == op->getBlock() &&
            llvm::is_contained(loop.getRegionIterArgs(), argument);
   }
-  Operation *def = value.getDefiningOp();
   if (isComputedInForallTile(op, init))
     return true;
+  Operation *def = value.getDefiningOp();
   return def->getBlock() == op->getBlock() && !getViewSource(def) &&
          !isa<tensor::EmptyOp>(def) &&
          !def->hasTrait<OpTrait::ConstantLike>() &&
@@ -931,20 +931,11 @@ void TensorGraphBuilder::run() {
     Operation *anchor = graph.ops[taskId];
     task.name = anchor->getName().getStringRef().str();
     if (anchor == terminator) {
-      // Reads and writes each copy once.
-      const DeviceSpec &device = costModel.getDevice();
       OpCost &cost = graph.costs[taskId];
-      for (unsigned operand : returnCopies) {
-        OpCost copy;
-        copy.bytesMoved =
+      for (unsigned operand : returnCopies)
+        cost.add(costModel.getCopyCost(
             getStorageBytes(terminator->getOperand(operand).getType())
-                .value_or(0);
-        cost.add(copy);
-        cost.add(copy);
-        cost.seconds += device.launchLatency;
-      }
-      if (device.memoryBandwidth > 0)
-        cost.seconds += double(cost.bytesMoved) / device.memoryBandwidth;
+                .value_or(0)));
       task.duration = cost.seconds;
       problem.addTask(std::move(task));
       continue;

@@ -1117,31 +1117,39 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
   return best;
 }
 
-/// Every drop set of a small plan space (each gap not dropped or dropped as
-/// one of its variants), when their number times the tasks is at most
-/// \p maxWork task simulations: the best plan of the space, exact where the
-/// greedy and the local search can only come close. std::nullopt with
-/// \p error empty when the space is too large.
-std::optional<DropPlan> searchExhaustively(const RematContext &context,
-                                           int64_t budget, int64_t maxWork,
-                                           int64_t &smallestPeak,
-                                           std::string *error) {
-  // The gaps, as (first variant, number of variants).
+/// The gaps of the candidates, as (first variant, number of variants).
+std::vector<std::pair<int32_t, int32_t>> getGaps(const RematContext &context) {
   std::vector<std::pair<int32_t, int32_t>> gaps;
   for (size_t c = 0; c < context.candidates.size(); ++c)
     if (context.candidates[c].firstVariant == static_cast<int32_t>(c))
       gaps.push_back(
           {static_cast<int32_t>(c), context.candidates[c].numVariants});
-  int64_t combinations = 1;
-  int64_t tasks = std::max<int32_t>(1, context.numTasks);
-  for (auto [first, count] : gaps) {
-    combinations *= count + 1;
-    if (combinations * tasks > maxWork) {
-      if (error)
-        error->clear();
-      return std::nullopt;
-    }
+  return gaps;
+}
+
+/// Whether every drop set (each gap not dropped or dropped as one of its
+/// variants) can be evaluated within \p maxWork task simulations.
+bool isSmallPlanSpace(const RematContext &context, int64_t maxWork) {
+  int64_t work = std::max<int32_t>(1, context.numTasks);
+  for (auto [first, count] : getGaps(context)) {
+    work *= count + 1;
+    if (work > maxWork)
+      return false;
   }
+  return true;
+}
+
+/// Every drop set of a small plan space (isSmallPlanSpace): the best plan
+/// of the space, exact where the greedy and the local search can only come
+/// close.
+std::optional<DropPlan> searchExhaustively(const RematContext &context,
+                                           int64_t budget,
+                                           int64_t &smallestPeak,
+                                           std::string *error) {
+  std::vector<std::pair<int32_t, int32_t>> gaps = getGaps(context);
+  int64_t combinations = 1;
+  for (auto [first, count] : gaps)
+    combinations *= count + 1;
   std::optional<DropPlan> best;
   std::vector<int32_t> choice(gaps.size(), 0);
   std::vector<char> dropped(context.candidates.size(), 0);
@@ -1493,15 +1501,14 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       if (single)
         consider(std::move(single));
       // Small plan spaces are searched whole.
-      if (!options.singleRecompute && options.exhaustiveWork > 0) {
-        std::optional<DropPlan> exact = searchExhaustively(
-            context, budget, options.exhaustiveWork, smallest, error);
-        if (!exact && error && !error->empty())
+      if (!options.singleRecompute && options.exhaustiveWork > 0 &&
+          isSmallPlanSpace(context, options.exhaustiveWork)) {
+        std::optional<DropPlan> exact =
+            searchExhaustively(context, budget, smallest, error);
+        if (!exact)
           return std::nullopt;
-        if (exact) {
-          exact->plan.algorithm = "exhaustive";
-          consider(std::move(exact->plan));
-        }
+        exact->plan.algorithm = "exhaustive";
+        consider(std::move(exact->plan));
       }
       plan->smallestPeakTransient = smallest;
       break;

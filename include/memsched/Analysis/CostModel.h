@@ -55,10 +55,17 @@ public:
   /// flagged with `isEstimate`.
   OpCost getCost(Operation *op) const;
 
+  /// The cost of copying `bytes` within device memory (each byte read and
+  /// written once): what bufferization's copies take.
+  OpCost getCopyCost(int64_t bytes) const;
+
   /// Returns the device this model times ops for.
   const DeviceSpec &getDevice() const { return device; }
 
 private:
+  /// The time of `cost`'s work: compute or memory bound, whichever is
+  /// slower, plus a launch.
+  double getSeconds(const OpCost &cost, double peakFlops) const;
   /// The cost of one of isStructuredControlFlow's ops: its bodies' ops
   /// summed (the costlier branch of a choice), times a loop's constant trip
   /// count; an estimate where the count is not a constant.
