@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -53,8 +54,9 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
         continue;
       }
       if (user->hasTrait<OpTrait::IsTerminator>()) {
-        uses.escapeReason = user == ancestor ? "returned from the function"
-                                             : "yielded from a region";
+        uses.escapeReason = isa<FunctionOpInterface>(user->getParentOp())
+                                ? "returned from the function"
+                                : "yielded from a region";
         break;
       }
       if (isa<CallOpInterface>(user)) {

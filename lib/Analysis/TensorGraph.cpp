@@ -14,8 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
+#include "memsched/Scheduling/OffsetPlanner.h"
 #include "llvm/Support/MathExtras.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,10 +36,12 @@
 
 using namespace mlir;
 using namespace mlir::memsched;
+using scheduling::AllocationRequest;
 using scheduling::Buffer;
 using scheduling::BufferId;
 using scheduling::BufferKind;
 using scheduling::kNoId;
+using scheduling::OffsetPlan;
 using scheduling::Problem;
 using scheduling::Task;
 using scheduling::TaskId;
@@ -422,55 +426,203 @@ static int64_t getWhileCarriedBytes(scf::WhileOp whileOp) {
   return bytes;
 }
 
+static int64_t getBodyAllocationBytes(Operation *op);
+
+namespace {
+/// An allocation of one body, as the body model sees it.
+struct BodyAllocation {
+  int64_t bytes = 0;
+  /// The step (position in the block) of the op making it, and the steps
+  /// of the ops using it, a view of it or a write in place into it.
+  int64_t producer = 0;
+  SmallVector<int64_t> users;
+  /// It leaves the planner's reach: a loop yields it, it is passed into
+  /// nested control flow or to a call. Lives to the end of the block.
+  bool escapes = false;
+  /// A choice yields it: it is the op's result, counted there.
+  bool isResult = false;
+};
+
+/// The memory of one body: its allocations, and per step what the op holds
+/// while it runs (nested bodies, a callee's workspace).
+struct BodyMemory {
+  std::vector<BodyAllocation> allocations;
+  std::vector<int64_t> workspaces;
+};
+} // namespace
+
+/// Collects the memory of `block`, a body of control-flow op `owner`.
+static BodyMemory collectBodyMemory(Block &block, Operation *owner) {
+  bool yieldsAreResults =
+      isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(owner);
+  BodyMemory memory;
+  DenseMap<Value, size_t> allocationOf;
+  int64_t step = 0;
+  for (Operation &op : block) {
+    bool isTerminator = op.hasTrait<OpTrait::IsTerminator>();
+    // Operands of the op itself that leave the block's control.
+    bool operandsEscape = (isTerminator && !isa<scf::InParallelOp>(op)) ||
+                          isStructuredControlFlow(&op) ||
+                          isa<CallOpInterface>(op);
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        auto it = allocationOf.find(operand);
+        if (it == allocationOf.end())
+          continue;
+        BodyAllocation &allocation = memory.allocations[it->second];
+        if (allocation.users.empty() || allocation.users.back() != step)
+          allocation.users.push_back(step);
+        if (nested == &op && operandsEscape) {
+          allocation.escapes = true;
+          allocation.isResult |= isTerminator && yieldsAreResults;
+        }
+      }
+    });
+    for (OpResult result : op.getResults()) {
+      if (!isa<RankedTensorType>(result.getType()))
+        continue;
+      if (allocatesResult(result)) {
+        allocationOf[result] = memory.allocations.size();
+        memory.allocations.push_back({getTensorBytes(result), step});
+        continue;
+      }
+      Value source = getViewSource(&op);
+      if (!source)
+        if (auto dps = dyn_cast<DestinationStyleOpInterface>(&op))
+          source = dps.getTiedOpOperand(result)->get();
+      auto it = source ? allocationOf.find(source) : allocationOf.end();
+      if (it != allocationOf.end())
+        allocationOf[result] = it->second;
+    }
+    int64_t workspace = 0;
+    if (isStructuredControlFlow(&op))
+      workspace = getBodyAllocationBytes(&op);
+    // What a callee holds while it runs (memsched-annotate-calls).
+    else if (auto bytes = op.getAttrOfType<IntegerAttr>(kWorkspaceAttrName))
+      workspace = std::max<int64_t>(bytes.getInt(), 0);
+    memory.workspaces.push_back(workspace);
+    ++step;
+  }
+  return memory;
+}
+
+/// The bytes one run of `block`, a body of control-flow op `owner`, holds
+/// at its peak. memsched-plan-buffers places a single-block body's
+/// allocations in an arena of their own, each from the op making it to the
+/// last op using it (nested bodies at their op), with the offset planner
+/// the footprint uses. What it cannot place lives to the end of the block,
+/// beside that arena, and so does everything in a region of several blocks
+/// (deallocation frees it at the end of its block).
+static int64_t getBlockPeakBytes(Block &block, Operation *owner) {
+  bool isPlanned = block.getParent()->hasOneBlock();
+  BodyMemory memory = collectBodyMemory(block, owner);
+  std::vector<AllocationRequest> requests;
+  int64_t unplannedBytes = 0;
+  for (auto [step, workspace] : llvm::enumerate(memory.workspaces))
+    if (workspace > 0)
+      requests.push_back({-1, static_cast<int64_t>(step),
+                          static_cast<int64_t>(step), workspace});
+  for (const BodyAllocation &allocation : memory.allocations) {
+    if (allocation.isResult)
+      continue;
+    if (allocation.escapes || !isPlanned)
+      unplannedBytes += allocation.bytes;
+    else if (allocation.bytes > 0)
+      requests.push_back({0, allocation.producer,
+                          allocation.users.empty() ? allocation.producer
+                                                   : allocation.users.back(),
+                          allocation.bytes});
+  }
+  int64_t arenaBytes = 0;
+  std::optional<OffsetPlan> plan;
+  if (isPlanned)
+    plan = scheduling::planOffsets(requests, {});
+  if (plan)
+    arenaBytes = plan->arenaBytes;
+  else
+    for (const AllocationRequest &request : requests)
+      arenaBytes += request.sizeBytes;
+  return arenaBytes + unplannedBytes;
+}
+
+int64_t mlir::memsched::getBodyPeakBytes(Block &block) {
+  return getBlockPeakBytes(block, block.getParentOp());
+}
+
+std::optional<BodyGraph>
+mlir::memsched::buildBodyGraph(Block &block, const CostModel &costModel) {
+  if (!block.getParent()->hasOneBlock() || block.empty() ||
+      !block.back().hasTrait<OpTrait::IsTerminator>())
+    return std::nullopt;
+  BodyGraph graph;
+  for (Operation &op : block.without_terminator()) {
+    // Side effects keep their order: such a body is left as it is.
+    if (!isMemoryEffectFree(&op))
+      return std::nullopt;
+    graph.ops.push_back(&op);
+  }
+  BodyMemory memory = collectBodyMemory(block, block.getParentOp());
+  Problem &problem = graph.problem;
+  DenseMap<Operation *, TaskId> taskOf;
+  for (auto [index, op] : llvm::enumerate(graph.ops)) {
+    Task task;
+    task.name = op->getName().getStringRef().str();
+    task.duration = costModel.getCost(op).seconds;
+    task.workspaceBytes = memory.workspaces[index];
+    taskOf[op] = problem.addTask(task);
+  }
+  // The block's def-use edges, uses inside an op's regions included.
+  for (Operation *op : graph.ops) {
+    TaskId user = taskOf.lookup(op);
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && def != op && def->getBlock() == &block)
+          problem.addDependence(taskOf.lookup(def), user);
+      }
+    });
+  }
+  int64_t numTasks = static_cast<int64_t>(graph.ops.size());
+  for (const BodyAllocation &allocation : memory.allocations) {
+    Buffer buffer;
+    buffer.sizeBytes = allocation.bytes;
+    buffer.kind = BufferKind::Transient;
+    // What the terminator uses lives to the end of the body.
+    buffer.liveToEnd =
+        allocation.escapes || allocation.isResult ||
+        (!allocation.users.empty() && allocation.users.back() >= numTasks);
+    BufferId bufferId = problem.addBuffer(buffer);
+    scheduling::Value value;
+    value.sizeBytes = allocation.bytes;
+    value.buffer = bufferId;
+    value.producer = static_cast<TaskId>(allocation.producer);
+    ValueId valueId = problem.addValue(value);
+    for (int64_t user : allocation.users)
+      if (user != allocation.producer && user < numTasks)
+        problem.addConsumer(valueId, static_cast<TaskId>(user));
+  }
+  return graph;
+}
+
 /// The bytes the bodies of control-flow op `op` hold at most while it runs,
-/// besides its results: an iteration's allocations all at once (one-shot
-/// bufferization's deallocation frees them at the end of their block), of a
-/// choice its larger region. An upper bound: a write the body makes in
-/// place is counted as an allocation.
+/// besides its results: one run of a body (getBlockPeakBytes), of a choice
+/// its larger region, and the values a loop carries from one iteration to
+/// the next.
 static int64_t getBodyAllocationBytes(Operation *op) {
   bool isChoice = isa<scf::IfOp, scf::IndexSwitchOp>(op);
-  // The results of a choice or of scf.execute_region are buffers their
-  // bodies allocate, which the op's results already count (a loop's
-  // results reuse its inits instead).
-  bool yieldsAreResults =
-      isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
   int64_t total = 0;
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     total += getYieldCopyBytes(forOp);
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     total += getWhileCarriedBytes(whileOp);
+  int64_t bodies = 0;
   for (Region &region : op->getRegions()) {
     int64_t bytes = 0;
-    region.walk<WalkOrder::PreOrder>([&](Operation *nested) {
-      for (OpResult result : nested->getResults())
-        if (allocatesResult(result))
-          bytes += getTensorBytes(result);
-      // A nested loop's carried values, as its own.
-      if (auto nestedFor = dyn_cast<scf::ForOp>(nested))
-        bytes += getYieldCopyBytes(nestedFor);
-      if (auto nestedWhile = dyn_cast<scf::WhileOp>(nested))
-        bytes += getWhileCarriedBytes(nestedWhile);
-      return hasPayloadRegionsOnly(nested) ? WalkResult::skip()
-                                           : WalkResult::advance();
-    });
-    if (yieldsAreResults) {
-      for (Block &block : region) {
-        // Only what the op yields (a multi-block region also branches).
-        if (!isa<scf::YieldOp>(block.getTerminator()))
-          continue;
-        llvm::SmallDenseSet<Value> counted;
-        for (Value yielded : block.getTerminator()->getOperands()) {
-          Operation *def = yielded.getDefiningOp();
-          if (def && def->getBlock() == &block &&
-              allocatesResult(cast<OpResult>(yielded)) &&
-              counted.insert(yielded).second)
-            bytes -= getTensorBytes(yielded);
-        }
-      }
-    }
-    total = isChoice ? std::max(total, bytes) : total + bytes;
+    for (Block &block : region)
+      bytes += getBlockPeakBytes(block, op);
+    bodies = isChoice ? std::max(bodies, bytes) : bodies + bytes;
   }
-  return std::max<int64_t>(total, 0);
+  return total + bodies;
 }
 
 /// Returns a description of the first type in `types` that the memory model

@@ -19,10 +19,13 @@
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <variant>
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDPLANBUFFERSPASS
@@ -34,11 +37,34 @@ using namespace mlir::memsched;
 namespace sched = mlir::memsched::scheduling;
 
 namespace {
-/// An allocation the planner places.
-struct PlannedBuffer {
-  memref::AllocOp alloc;
-  int64_t bytes;
-  BufferUses uses;
+/// The allocations of one block, and those of the single-block bodies of
+/// its ops, placed in one arena of the block's own.
+struct BlockPlan {
+  /// Each placed allocation and its offset in the arena.
+  std::vector<std::pair<memref::AllocOp, int64_t>> placements;
+  /// The deallocations of the placed allocations, which the arena replaces.
+  std::vector<Operation *> deallocs;
+  int64_t arenaBytes = 0;
+  int64_t maxLiveBytes = 0;
+  bool isOptimal = true;
+  std::string algorithm;
+
+  double fragmentation() const {
+    return maxLiveBytes == 0 ? 1.0
+                             : static_cast<double>(arenaBytes) /
+                                   static_cast<double>(maxLiveBytes);
+  }
+};
+
+/// Allocations left as they are, counted rather than remarked on one by one
+/// (a training step returns hundreds of buffers).
+struct Unplanned {
+  int64_t count = 0;
+  std::string firstReason;
+  void add(StringRef reason) {
+    if (!count++)
+      firstReason = reason.str();
+  }
 };
 
 struct PlanBuffersPass
@@ -63,6 +89,98 @@ static std::string checkPlannable(memref::AllocOp alloc,
   if (!alloc.getSymbolOperands().empty())
     return "it has symbol operands";
   return "";
+}
+
+/// Plans the allocations of `block`. The bodies of an op with regions run
+/// while the op does, one iteration after another, and a region's
+/// allocations that do not escape it are dead when it ends: each
+/// single-block body is planned alone, the op's regions share one nested
+/// arena (as large as the largest), and that arena is one allocation of
+/// `block`, live at the op.
+static std::optional<BlockPlan>
+planBlock(Block &block, Attribute memorySpace,
+          const sched::OffsetPlanOptions &options, Unplanned &unplanned,
+          std::string *error) {
+  DenseMap<Operation *, int64_t> steps = numberOps(block);
+  std::vector<sched::AllocationRequest> requests;
+  // Per request: the allocation, or the nested arena's plan.
+  std::vector<std::variant<memref::AllocOp, BlockPlan>> items;
+  BlockPlan result;
+  for (Operation &op : block) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      std::string reason = checkPlannable(alloc, memorySpace);
+      BufferUses uses;
+      if (reason.empty()) {
+        uses = computeBufferUses(alloc.getResult(), block, steps);
+        reason = uses.escapeReason;
+      }
+      if (!reason.empty()) {
+        unplanned.add(reason);
+        continue;
+      }
+      if (!uses.isUsed())
+        continue;
+      requests.push_back({static_cast<int64_t>(items.size()), uses.firstStep,
+                          uses.lastStep, *getStorageBytes(alloc.getType())});
+      items.push_back(alloc);
+      llvm::append_range(result.deallocs, uses.deallocs);
+      continue;
+    }
+    // A linalg payload allocates nothing.
+    if (op.getNumRegions() == 0 || isa<linalg::LinalgOp>(op))
+      continue;
+    BlockPlan nested;
+    for (Region &region : op.getRegions()) {
+      if (!region.hasOneBlock()) {
+        region.walk([&](memref::AllocOp) {
+          unplanned.add("it is in a region of several blocks");
+        });
+        continue;
+      }
+      std::optional<BlockPlan> body =
+          planBlock(region.front(), memorySpace, options, unplanned, error);
+      if (!body)
+        return std::nullopt;
+      llvm::append_range(nested.placements, body->placements);
+      llvm::append_range(nested.deallocs, body->deallocs);
+      nested.arenaBytes = std::max(nested.arenaBytes, body->arenaBytes);
+      nested.maxLiveBytes = std::max(nested.maxLiveBytes, body->maxLiveBytes);
+      nested.isOptimal &= body->isOptimal;
+    }
+    if (nested.placements.empty())
+      continue;
+    int64_t step = steps.lookup(&op);
+    requests.push_back(
+        {static_cast<int64_t>(items.size()), step, step, nested.arenaBytes});
+    llvm::append_range(result.deallocs, nested.deallocs);
+    items.push_back(std::move(nested));
+  }
+  if (requests.empty())
+    return result;
+  std::optional<sched::OffsetPlan> plan =
+      sched::planOffsets(requests, options, error);
+  if (!plan)
+    return std::nullopt;
+  if (!sched::verifyOffsets(requests, plan->offsets, options.alignment,
+                            error)) {
+    *error = "internal error: the plan is invalid: " + *error;
+    return std::nullopt;
+  }
+  result.arenaBytes = plan->arenaBytes;
+  result.maxLiveBytes = plan->maxLiveBytes;
+  result.isOptimal = plan->isOptimal;
+  result.algorithm = plan->algorithm;
+  for (auto [item, offset] : llvm::zip_equal(items, plan->offsets)) {
+    if (auto *alloc = std::get_if<memref::AllocOp>(&item)) {
+      result.placements.push_back({*alloc, offset});
+      continue;
+    }
+    auto &nested = std::get<BlockPlan>(item);
+    result.isOptimal &= nested.isOptimal;
+    for (auto [alloc, nestedOffset] : nested.placements)
+      result.placements.push_back({alloc, offset + nestedOffset});
+  }
+  return result;
 }
 
 void PlanBuffersPass::runOnOperation() {
@@ -117,62 +235,25 @@ void PlanBuffersPass::runOnOperation() {
   }
 
   Block &block = func.getBody().front();
-  DenseMap<Operation *, int64_t> steps = numberOps(block);
-  std::vector<PlannedBuffer> buffers;
-  int64_t unplanned = 0;
-  std::string firstUnplannedReason;
   uint64_t requiredAlignment = alignment;
   func.walk([&](memref::AllocOp alloc) {
-    // Unplanned allocations are counted, not remarked on one by one: a
-    // training step returns hundreds of buffers.
-    if (alloc->getBlock() != &block) {
-      if (!unplanned++)
-        firstUnplannedReason = "it is in a nested region";
-      return;
-    }
-    std::string reason = checkPlannable(alloc, space);
-    BufferUses uses;
-    if (reason.empty()) {
-      uses = computeBufferUses(alloc.getResult(), block, steps);
-      reason = uses.escapeReason;
-    }
-    if (!reason.empty()) {
-      if (!unplanned++)
-        firstUnplannedReason = reason;
-      return;
-    }
-    if (!uses.isUsed())
-      return;
     if (std::optional<uint64_t> own = alloc.getAlignment())
       requiredAlignment = std::max(requiredAlignment, *own);
-    buffers.push_back({alloc, *getStorageBytes(alloc.getType()), uses});
   });
-  if (buffers.empty())
-    return markAllAnalysesPreserved();
-
-  std::vector<sched::AllocationRequest> requests;
-  for (auto [index, buffer] : llvm::enumerate(buffers))
-    requests.push_back({static_cast<int64_t>(index), buffer.uses.firstStep,
-                        buffer.uses.lastStep, buffer.bytes});
   sched::OffsetPlanOptions options;
   options.algorithm = *parsed;
   options.alignment = static_cast<int64_t>(requiredAlignment);
   options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
+  Unplanned unplanned;
   std::string error;
-  std::optional<sched::OffsetPlan> plan =
-      sched::planOffsets(requests, options, &error);
+  std::optional<BlockPlan> plan =
+      planBlock(block, space, options, unplanned, &error);
   if (!plan) {
     emitError(func.getLoc()) << "memsched-plan-buffers: " << error;
     return signalPassFailure();
   }
-  if (!sched::verifyOffsets(requests, plan->offsets, options.alignment,
-                            &error)) {
-    emitError(func.getLoc())
-        << "memsched-plan-buffers: internal error: the plan "
-           "is invalid: "
-        << error;
-    return signalPassFailure();
-  }
+  if (plan->placements.empty())
+    return markAllAnalysesPreserved();
 
   // The arena comes first so that it dominates every view.
   OpBuilder builder(&getContext());
@@ -184,22 +265,19 @@ void PlanBuffersPass::runOnOperation() {
       builder, loc, arenaType, ValueRange(), ValueRange(),
       builder.getI64IntegerAttr(static_cast<int64_t>(requiredAlignment)));
   arena->setAttr(kArenaAttrName, builder.getUnitAttr());
-  bool anyDeallocated = false;
-  for (auto [buffer, offset] : llvm::zip_equal(buffers, plan->offsets)) {
-    builder.setInsertionPoint(buffer.alloc);
+  for (auto [alloc, offset] : plan->placements) {
+    builder.setInsertionPoint(alloc);
     Value byteShift =
-        arith::ConstantIndexOp::create(builder, buffer.alloc.getLoc(), offset);
-    auto view = memref::ViewOp::create(
-        builder, buffer.alloc.getLoc(), buffer.alloc.getType(),
-        arena.getResult(), byteShift, ValueRange());
-    buffer.alloc.getResult().replaceAllUsesWith(view.getResult());
-    buffer.alloc.erase();
-    for (Operation *dealloc : buffer.uses.deallocs) {
-      dealloc->erase();
-      anyDeallocated = true;
-    }
+        arith::ConstantIndexOp::create(builder, alloc.getLoc(), offset);
+    auto view =
+        memref::ViewOp::create(builder, alloc.getLoc(), alloc.getType(),
+                               arena.getResult(), byteShift, ValueRange());
+    alloc.getResult().replaceAllUsesWith(view.getResult());
+    alloc.erase();
   }
-  if (anyDeallocated) {
+  for (Operation *dealloc : plan->deallocs)
+    dealloc->erase();
+  if (!plan->deallocs.empty()) {
     builder.setInsertionPoint(block.getTerminator());
     memref::DeallocOp::create(builder, loc, arena.getResult());
   }
@@ -217,19 +295,19 @@ void PlanBuffersPass::runOnOperation() {
                            builder.getI64IntegerAttr(plan->maxLiveBytes)),
       builder.getNamedAttr("optimal", builder.getBoolAttr(plan->isOptimal)),
       builder.getNamedAttr("planned_buffers",
-                           builder.getI64IntegerAttr(buffers.size())),
+                           builder.getI64IntegerAttr(plan->placements.size())),
       builder.getNamedAttr("unplanned_buffers",
-                           builder.getI64IntegerAttr(unplanned)),
+                           builder.getI64IntegerAttr(unplanned.count)),
   };
   func->setAttr(kPlanAttrName, builder.getDictionaryAttr(fields));
   emitRemark(func.getLoc())
-      << "memsched-plan-buffers: " << buffers.size()
+      << "memsched-plan-buffers: " << plan->placements.size()
       << " buffers in one arena of " << formatBytes(plan->arenaBytes)
       << " (max live " << formatBytes(plan->maxLiveBytes) << ", fragmentation "
       << llvm::formatv("{0:F3}", plan->fragmentation()).str() << "x, "
       << plan->algorithm << ")"
-      << (unplanned ? ", " + std::to_string(unplanned) +
-                          " left as they are (the first: " +
-                          firstUnplannedReason + ")"
-                    : std::string());
+      << (unplanned.count ? ", " + std::to_string(unplanned.count) +
+                                " left as they are (the first: " +
+                                unplanned.firstReason + ")"
+                          : std::string());
 }

@@ -73,6 +73,46 @@ static void moveInto(Block &block, ArrayRef<Operation *> ops) {
     op->moveBefore(terminator);
 }
 
+/// Reorders the single-block bodies of `func`'s structured control flow,
+/// innermost first, into the order the schedulers find for each body's
+/// graph, where that lowers the body's peak (what the op holds while it
+/// runs). Returns each changed body with its original order.
+static SmallVector<std::pair<Block *, SmallVector<Operation *>>>
+reorderBodies(func::FuncOp func, const CostModel &costModel,
+              const sched::ReorderOptions &options) {
+  SmallVector<Block *> bodies;
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (!isStructuredControlFlow(op))
+      return;
+    for (Region &region : op->getRegions())
+      if (region.hasOneBlock())
+        bodies.push_back(&region.front());
+  });
+  SmallVector<std::pair<Block *, SmallVector<Operation *>>> changed;
+  for (Block *block : bodies) {
+    std::optional<BodyGraph> graph = buildBodyGraph(*block, costModel);
+    if (!graph || graph->ops.size() < 3)
+      continue;
+    std::optional<sched::ReorderResult> result =
+        sched::reorder(graph->problem, options);
+    if (!result)
+      continue;
+    SmallVector<Operation *> original(graph->ops.begin(), graph->ops.end());
+    SmallVector<Operation *> reordered;
+    for (sched::TaskId task : result->order)
+      reordered.push_back(graph->ops[task]);
+    if (reordered == original || findDominanceViolation(*block, reordered))
+      continue;
+    int64_t before = getBodyPeakBytes(*block);
+    moveInto(*block, reordered);
+    if (getBodyPeakBytes(*block) < before)
+      changed.push_back({block, std::move(original)});
+    else
+      moveInto(*block, original);
+  }
+  return changed;
+}
+
 FailureOr<ReorderOutcome>
 mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
                              StringRef algorithmName,
@@ -86,6 +126,26 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   }
   if (graph.getStatus() == TensorGraphStatus::Failed)
     return failure();
+  // Bodies first: what a loop holds while it runs depends on its body's
+  // order. The input's figures are what the function held before.
+  FunctionReport input = analyzeFunction(func, costModel);
+  auto bodies = reorderBodies(func, costModel, options);
+  int64_t bodiesReordered = static_cast<int64_t>(bodies.size());
+  // A failed pass leaves the function as it was.
+  bool succeeded = false;
+  llvm::scope_exit restoreBodies([&] {
+    if (!succeeded)
+      for (auto &[body, order] : llvm::reverse(bodies))
+        moveInto(*body, order);
+  });
+  if (bodiesReordered > 0)
+    graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() != TensorGraphStatus::Built) {
+    emitError(func.getLoc()) << "memsched-reorder: internal error: the "
+                                "function no longer models after reordering "
+                                "its control flow's bodies";
+    return failure();
+  }
   const sched::Problem &problem = graph.getProblem();
 
   std::string error;
@@ -118,8 +178,9 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   }
 
   int64_t resident = problem.residentBytes();
-  int64_t before = resident + result->programPeakTransientBytes;
-  FunctionReport input = analyzeFunction(func, costModel);
+  int64_t before = input.status == TensorGraphStatus::Built
+                       ? input.peakBytes
+                       : resident + result->programPeakTransientBytes;
   moveInto(block, reordered);
   // The graph of the new order decides in-place writes afresh. `auto` never
   // raises the planned bytes (what a budget bounds) or the peak; a named
@@ -137,9 +198,11 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
     restored = true;
   if (restored) {
     moveInto(block, original);
-    after = before;
-    output = input;
+    output = bodiesReordered > 0 ? analyzeFunction(func, costModel) : input;
+    after =
+        output.status == TensorGraphStatus::Built ? output.peakBytes : before;
   }
+  succeeded = true;
 
   Builder builder(func.getContext());
   SmallVector<NamedAttribute> candidates;
@@ -152,6 +215,7 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   outcome.chosen = restored ? "program" : result->chosenAlgorithm;
   outcome.isOptimal = result->isOptimal && !restored;
   outcome.restored = restored;
+  outcome.bodiesReordered = bodiesReordered;
   NamedAttribute fields[] = {
       builder.getNamedAttr("algorithm", builder.getStringAttr(algorithmName)),
       builder.getNamedAttr("chosen", builder.getStringAttr(outcome.chosen)),
@@ -233,4 +297,7 @@ void ReorderPass::runOnOperation() {
     remark << " (optimal)";
   if (outcome->restored)
     remark << "; kept the input order, whose rebuilt graph models lower";
+  if (outcome->bodiesReordered > 0)
+    remark << "; " << outcome->bodiesReordered << " control-flow bod"
+           << (outcome->bodiesReordered == 1 ? "y" : "ies") << " reordered";
 }

@@ -22,6 +22,24 @@
 // RUN: memsched-opt %t/forall.mlir -memsched-exec-harness=func=tiles -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/forall-original.txt
 // RUN: memsched-opt %t/forall.mlir -memsched-optimize=budget=min 2>/dev/null | memsched-opt -memsched-exec-harness=func=tiles -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/forall-optimized.txt
 // RUN: diff %t/forall-original.txt %t/forall-optimized.txt
+// A body's allocations share bytes by their lifetimes in one iteration
+// (memsched-plan-buffers plans bodies too); the results are the same with
+// and without planning, and after memsched-optimize.
+// RUN: memsched-opt %t/body-lifetimes.mlir -test-memsched-print-tensor-graph -o /dev/null | FileCheck %s --check-prefix=BODY
+// RUN: memsched-opt %t/body-lifetimes.mlir -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=BODY-MODEL
+// RUN: memsched-opt %t/body-lifetimes.mlir -memsched-exec-harness=func=chain -memsched-to-cpu-pipeline=plan-buffers=false 2>/dev/null | %run_harness > %t/body-unplanned.txt
+// RUN: memsched-opt %t/body-lifetimes.mlir -memsched-exec-harness=func=chain -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/body-planned.txt
+// RUN: memsched-opt %t/body-lifetimes.mlir -memsched-optimize=budget=min 2>/dev/null | memsched-opt -memsched-exec-harness=func=chain -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/body-optimized.txt
+// RUN: diff %t/body-unplanned.txt %t/body-planned.txt
+// RUN: diff %t/body-unplanned.txt %t/body-optimized.txt
+// memsched-reorder reorders a body: each product is reduced before the
+// next one is made.
+// RUN: memsched-opt %t/body-order.mlir -test-memsched-print-tensor-graph -o /dev/null | FileCheck %s --check-prefix=BODY-ORDER-BEFORE
+// RUN: memsched-opt %t/body-order.mlir -memsched-reorder -test-memsched-print-tensor-graph -o /dev/null 2>&1 | FileCheck %s --check-prefix=BODY-ORDER
+// RUN: memsched-opt %t/body-order.mlir -memsched-reorder -test-memsched-check-bufferization-model -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=BODY-ORDER-MODEL
+// RUN: memsched-opt %t/body-order.mlir -memsched-exec-harness=func=sums -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/body-order-original.txt
+// RUN: memsched-opt %t/body-order.mlir -memsched-reorder 2>/dev/null | memsched-opt -memsched-exec-harness=func=sums -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/body-order-reordered.txt
+// RUN: diff %t/body-order-original.txt %t/body-order-reordered.txt
 // RUN: memsched-opt %t/call.mlir -memsched-annotate-calls -test-memsched-print-tensor-graph -o /dev/null | FileCheck %s --check-prefix=CALL
 // RUN: memsched-opt %t/call.mlir -test-memsched-print-tensor-graph -o /dev/null | FileCheck %s --check-prefix=CALL-PLAIN
 // RUN: memsched-opt %t/recursive.mlir -memsched-annotate-calls | FileCheck %s --check-prefix=RECURSIVE
@@ -32,6 +50,90 @@
 // bufferization writes it in place) plus what its body allocates while it
 // runs, its time its body's times its constant trip count; passes plan
 // around it.
+
+//--- body-lifetimes.mlir
+// Three matmuls in a chain in the body: %p1 is dead once %p2 is made, so
+// %p3 takes its bytes; the body holds two 16 KiB products at a time, not
+// three.
+// BODY: task {{.*}} scf.for after [] {{.*}} workspace 32768
+// BODY-MODEL: bufferization-model @chain scf.for body predicted 32768 bufferized 32768
+#body_id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @chain(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (tensor<64x64xf32>) {
+    %e1 = tensor.empty() : tensor<64x64xf32>
+    %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %p1 = linalg.matmul ins(%x, %w : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z1 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %e2 = tensor.empty() : tensor<64x64xf32>
+    %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %p2 = linalg.matmul ins(%p1, %w : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z2 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %e3 = tensor.empty() : tensor<64x64xf32>
+    %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %p3 = linalg.matmul ins(%p2, %x : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z3 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %n = linalg.generic {indexing_maps = [#body_id, #body_id, #body_id], iterator_types = ["parallel", "parallel"]} ins(%acc, %p3 : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    } -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
+}
+
+//--- body-order.mlir
+// Both 16 KiB products are made before either is reduced: the body holds
+// both and the first 256 B sum (33024 B). Reduced one after the other, it
+// holds one product and the two sums at a time (16896 B).
+// BODY-ORDER-BEFORE: task {{.*}} scf.for after [] {{.*}} workspace 33024
+// BODY-ORDER: memsched-reorder: peak {{.*}}; 1 control-flow body reordered
+// BODY-ORDER: task {{.*}} scf.for after [] {{.*}} workspace 16896
+// BODY-ORDER-MODEL: bufferization-model @sums scf.for body predicted 16896 bufferized 16896
+#order_id = affine_map<(d0, d1) -> (d0, d1)>
+#order_row = affine_map<(d0, d1) -> (d0)>
+#order_vec = affine_map<(d0) -> (d0)>
+func.func @sums(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %init) -> (tensor<64xf32>) {
+    %e1 = tensor.empty() : tensor<64x64xf32>
+    %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %p1 = linalg.matmul ins(%x, %w : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z1 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %e2 = tensor.empty() : tensor<64x64xf32>
+    %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %p2 = linalg.matmul ins(%w, %x : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z2 : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %er1 = tensor.empty() : tensor<64xf32>
+    %zr1 = linalg.fill ins(%zero : f32) outs(%er1 : tensor<64xf32>) -> tensor<64xf32>
+    %s1 = linalg.generic {indexing_maps = [#order_id, #order_row], iterator_types = ["parallel", "reduction"]} ins(%p1 : tensor<64x64xf32>) outs(%zr1 : tensor<64xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %t = arith.addf %a, %o : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    %er2 = tensor.empty() : tensor<64xf32>
+    %zr2 = linalg.fill ins(%zero : f32) outs(%er2 : tensor<64xf32>) -> tensor<64xf32>
+    %s2 = linalg.generic {indexing_maps = [#order_id, #order_row], iterator_types = ["parallel", "reduction"]} ins(%p2 : tensor<64x64xf32>) outs(%zr2 : tensor<64xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %t = arith.addf %a, %o : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    %n = linalg.generic {indexing_maps = [#order_vec, #order_vec, #order_vec], iterator_types = ["parallel"]} ins(%s1, %s2 : tensor<64xf32>, tensor<64xf32>) outs(%acc : tensor<64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %t = arith.addf %a, %b : f32
+      %u = arith.addf %t, %o : f32
+      linalg.yield %u : f32
+    } -> tensor<64xf32>
+    scf.yield %n : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
 
 //--- reorder.mlir
 // %big is made before the loop but read after it: the loop runs with it

@@ -3,6 +3,8 @@
 // RUN: memsched-opt %t/bad-alignment.mlir -verify-diagnostics -memsched-plan-buffers=alignment=48
 // RUN: memsched-opt %t/bad-memory-space.mlir -verify-diagnostics -memsched-plan-buffers=memory-space=@@
 // RUN: memsched-opt %t/overlap.mlir -verify-diagnostics -test-memsched-verify-plan
+// RUN: memsched-opt %t/overlap-nested.mlir -verify-diagnostics -test-memsched-verify-plan
+// RUN: memsched-opt %t/overlap-in-body.mlir -verify-diagnostics -test-memsched-verify-plan
 // RUN: memsched-opt %t/past-the-end.mlir -verify-diagnostics -test-memsched-verify-plan
 // RUN: memsched-opt %t/memory-space.mlir -memsched-plan-buffers=memory-space=1 -test-memsched-verify-plan -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %t/memory-space.mlir
 
@@ -40,6 +42,48 @@ func.func @f(%x: memref<256xf32>, %out: memref<256xf32>) {
   linalg.exp ins(%x : memref<256xf32>) outs(%a : memref<256xf32>)
   linalg.exp ins(%a : memref<256xf32>) outs(%b : memref<256xf32>)
   memref.copy %b, %out : memref<256xf32> to memref<256xf32>
+  return
+}
+
+//--- overlap-nested.mlir
+// A view inside a loop body is live while the loop runs: it may not share
+// bytes with a view of the function's block live across the loop.
+func.func @f(%x: memref<256xf32>, %out: memref<256xf32>) {
+  %arena = memref.alloc() {memsched.arena} : memref<2048xi8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c512 = arith.constant 512 : index
+  // expected-note @below {{the other view}}
+  %a = memref.view %arena[%c0][] : memref<2048xi8> to memref<256xf32>
+  linalg.exp ins(%x : memref<256xf32>) outs(%a : memref<256xf32>)
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @below {{verify-plan: bytes [512, 1536) overlap bytes [0, 1024) of another view live at step 7}}
+    %b = memref.view %arena[%c512][] : memref<2048xi8> to memref<256xf32>
+    linalg.exp ins(%x : memref<256xf32>) outs(%b : memref<256xf32>)
+    memref.copy %b, %out : memref<256xf32> to memref<256xf32>
+  }
+  memref.copy %a, %out : memref<256xf32> to memref<256xf32>
+  return
+}
+
+//--- overlap-in-body.mlir
+// Two views of one body live together share bytes.
+func.func @f(%x: memref<256xf32>, %out: memref<256xf32>) {
+  %arena = memref.alloc() {memsched.arena} : memref<2048xi8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c512 = arith.constant 512 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-note @below {{the other view}}
+    %a = memref.view %arena[%c0][] : memref<2048xi8> to memref<256xf32>
+    // expected-error @below {{verify-plan: bytes [512, 1536) overlap bytes [0, 1024) of another view live at step 3}}
+    %b = memref.view %arena[%c512][] : memref<2048xi8> to memref<256xf32>
+    linalg.exp ins(%x : memref<256xf32>) outs(%a : memref<256xf32>)
+    linalg.exp ins(%a : memref<256xf32>) outs(%b : memref<256xf32>)
+    memref.copy %b, %out : memref<256xf32> to memref<256xf32>
+  }
   return
 }
 

@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // This file declares the memref-level liveness used by buffer planning and
-// by its verifier: the steps (positions of the ops of a function's block) at
-// which an allocation or any alias of it is used, and whether it escapes the
-// function's control (returned, passed to a call, yielded from a region).
+// by its verifier: the steps (positions of the ops of a block: a function's,
+// or a body's) at which an allocation or any alias of it is used, and
+// whether it escapes the block's control (returned, passed to a call,
+// yielded from a region).
 //
 //===----------------------------------------------------------------------===//
 

@@ -128,6 +128,29 @@ private:
   friend class TensorGraphBuilder;
 };
 
+/// The planning problem of one single-block body of structured control
+/// flow, under the memory model's body rule (docs/memory-model.md): each op
+/// of the block but the terminator is a task, each allocation a buffer
+/// from its op to the last op using it (views and writes in place
+/// included), what leaves the block live to its end, nested bodies and
+/// callees workspaces; the block's def-use edges (uses inside an op's
+/// regions included) order the tasks.
+struct BodyGraph {
+  scheduling::Problem problem;
+  /// The op of each task.
+  std::vector<Operation *> ops;
+};
+
+/// Builds the graph of `block`; std::nullopt where an op of the block may
+/// have side effects (its order is then kept) or the region has several
+/// blocks.
+std::optional<BodyGraph> buildBodyGraph(Block &block,
+                                        const CostModel &costModel);
+
+/// The bytes one run of `block`, a body of structured control flow, holds
+/// at its peak in its current order: the workspace rule of the memory model.
+int64_t getBodyPeakBytes(Block &block);
+
 /// Whether the result of `op` tied to `init` may be written into the buffer
 /// of the input `input`, as far as the op itself tells: the op is
 /// elementwise on tensors (every loop parallel), its payload does not read

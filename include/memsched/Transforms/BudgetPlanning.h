@@ -122,6 +122,8 @@ struct ReorderOutcome {
   /// The scheduler's order modelled worse once rebuilt; the input order
   /// was kept.
   bool restored = false;
+  /// Bodies of structured control flow whose order changed.
+  int64_t bodiesReordered = 0;
 };
 
 /// Reorders the ops of \p func as memsched-reorder does (docs/passes.md)

@@ -12,11 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memsched/Analysis/BufferLiveness.h"
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
+#include "memsched/Scheduling/OffsetPlanner.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -27,9 +30,6 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-/// The bytes control-flow op `op`'s bodies allocate: an iteration's
-/// allocations are all live at once (deallocation frees them at the end of
-/// their block); a choice runs its largest region.
 /// Whether the results of `op` are what its regions yield (not a loop's
 /// carried values).
 static bool yieldsResults(Operation *op) {
@@ -58,18 +58,59 @@ static bool isYieldedAllocation(Region &region, Value value) {
          });
 }
 
+static int64_t computeNestedAllocBytes(Operation *op);
+
+/// The bytes one run of `block`, a single-block body, holds: its
+/// allocations placed by lifetime (memref-level liveness, as
+/// memsched-plan-buffers) with nested bodies at their op, and the
+/// allocations that escape the block (yielded by a loop, passed into nested
+/// control flow) beside them for the whole run.
+static int64_t computeBlockAllocBytes(Block &block) {
+  Region &region = *block.getParent();
+  DenseMap<Operation *, int64_t> steps = numberOps(block);
+  std::vector<scheduling::AllocationRequest> requests;
+  int64_t unplanned = 0;
+  for (Operation &op : block) {
+    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+      Value buffer = op.getResult(0);
+      int64_t bytes = getStorageBytes(buffer.getType()).value_or(0);
+      // A yielded allocation lives on as the op's result.
+      if (isYieldedAllocation(region, buffer))
+        continue;
+      BufferUses uses = computeBufferUses(buffer, block, steps);
+      if (uses.escapes())
+        unplanned += bytes;
+      else if (uses.isUsed())
+        requests.push_back({0, uses.firstStep, uses.lastStep, bytes});
+      continue;
+    }
+    if (op.getNumRegions() != 0 && !isa<linalg::LinalgOp>(op))
+      if (int64_t bytes = computeNestedAllocBytes(&op))
+        requests.push_back({0, steps.lookup(&op), steps.lookup(&op), bytes});
+  }
+  std::optional<scheduling::OffsetPlan> plan =
+      scheduling::planOffsets(requests, {});
+  return (plan ? plan->arenaBytes : 0) + unplanned;
+}
+
+/// The bytes control-flow op `op`'s bodies allocate: each single-block
+/// body's as computeBlockAllocBytes, a region of several blocks all its
+/// allocations at once; a choice runs its largest region.
 static int64_t computeNestedAllocBytes(Operation *op) {
   bool isChoice = isa<scf::IfOp, scf::IndexSwitchOp>(op);
   int64_t total = 0;
   for (Region &region : op->getRegions()) {
     int64_t bytes = 0;
-    region.walk([&](Operation *nested) {
-      // A yielded allocation lives on as the op's result.
-      if (isa<memref::AllocOp, memref::AllocaOp>(nested) &&
-          !(nested->getParentRegion() == &region &&
-            isYieldedAllocation(region, nested->getResult(0))))
-        bytes += getStorageBytes(nested->getResult(0).getType()).value_or(0);
-    });
+    if (region.hasOneBlock()) {
+      bytes = computeBlockAllocBytes(region.front());
+    } else {
+      region.walk([&](Operation *nested) {
+        if (isa<memref::AllocOp, memref::AllocaOp>(nested) &&
+            !(nested->getParentRegion() == &region &&
+              isYieldedAllocation(region, nested->getResult(0))))
+          bytes += getStorageBytes(nested->getResult(0).getType()).value_or(0);
+      });
+    }
     total = isChoice ? std::max(total, bytes) : total + bytes;
   }
   return total;
