@@ -431,6 +431,8 @@ static int64_t getBodyAllocationBytes(Operation *op);
 namespace {
 /// An allocation of one body, as the body model sees it.
 struct BodyAllocation {
+  /// The value the allocation is made for.
+  Value value;
   int64_t bytes = 0;
   /// The step (position in the block) of the op making it, and the steps
   /// of the ops using it, a view of it or a write in place into it.
@@ -474,7 +476,10 @@ static BodyMemory collectBodyMemory(Block &block, Operation *owner) {
           allocation.users.push_back(step);
         if (nested == &op && operandsEscape) {
           allocation.escapes = true;
-          allocation.isResult |= isTerminator && yieldsAreResults;
+          // Only the allocation itself: bufferization may copy a write in
+          // place into it that a choice yields.
+          allocation.isResult |=
+              isTerminator && yieldsAreResults && operand == allocation.value;
         }
       }
     });
@@ -483,7 +488,7 @@ static BodyMemory collectBodyMemory(Block &block, Operation *owner) {
         continue;
       if (allocatesResult(result)) {
         allocationOf[result] = memory.allocations.size();
-        memory.allocations.push_back({getTensorBytes(result), step});
+        memory.allocations.push_back({result, getTensorBytes(result), step});
         continue;
       }
       Value source = getViewSource(&op);

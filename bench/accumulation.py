@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Gradient accumulation: a training step run over micro-batches in an
+scf.for, against the same step run once.
+
+Usage: python3 bench/accumulation.py [--opt build/bin/memsched-opt]
+       [--models mlp_train_step cnn_train_step resnet18 ...] [--trips 4]
+
+Each model's `@train_step` (examples/*.mlir, bench/models/*.mlir.gz) is
+wrapped in a loop of `--trips` iterations whose carried values are the
+step's results, each iteration adding its loss and gradients to them
+(linalg.add in place): gradient accumulation over micro-batches, here the
+same micro-batch each time (memory does not depend on the values). For the
+step and for the loop, in one run:
+  model      planned_bytes of memsched-report (what a budget bounds);
+  all        every allocation one-shot bufferization makes, summed: what a
+             loop body holds when its buffers are freed only at the end of
+             each iteration (deallocation's rule, and memsched's body rule
+             before bodies were planned);
+  planned    the arena of memsched-plan-buffers plus the allocations it
+             leaves alone (after memsched-inplace and bufferization), as
+             memsched-to-cpu-pipeline allocates.
+The loop should hold about what the step does (plus its accumulators):
+loop planned / step planned near 1, where all-at-once is far above.
+"""
+
+import argparse
+import gzip
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from planning_models import BUFFERIZE, alloc_bytes  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_model(name):
+    example = os.path.join(ROOT, "examples", name + ".mlir")
+    if os.path.exists(example):
+        with open(example) as handle:
+            return handle.read()
+    with gzip.open(os.path.join(ROOT, "bench", "models", name + ".mlir.gz"),
+                   "rt") as handle:
+        return handle.read()
+
+
+def split_types(text):
+    """Splits a comma-separated list of types at the top level."""
+    types, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "<([{"
+        depth -= char in ">)]}"
+        if char == "," and depth == 0:
+            types.append(current.strip())
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        types.append(current.strip())
+    return types
+
+
+def accumulate(text, trips):
+    """Returns `text` with @train_step's body run `trips` times in an
+    scf.for that sums its results."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines)
+                 if "func.func @train_step(" in line)
+    end = next(i for i in range(start + 1, len(lines))
+               if re.match(r"\s*(func\.)?return\b", lines[i]))
+    returned = re.match(r"\s*(?:func\.)?return\s+(.*?)\s*:\s*(.*)$",
+                        lines[end])
+    values = [v.strip() for v in returned.group(1).split(",")]
+    types = split_types(returned.group(2))
+    indent = re.match(r"\s*", lines[end]).group(0)
+    head = [
+        indent + "%acc_c0 = arith.constant 0 : index",
+        indent + "%acc_c1 = arith.constant 1 : index",
+        indent + "%%acc_trips = arith.constant %d : index" % trips,
+        indent + "%acc_zero = arith.constant 0.0 : f32",
+    ]
+    for index, type_ in enumerate(types):
+        head.append(indent + "%%acc_e%d = tensor.empty() : %s" %
+                    (index, type_))
+        head.append(indent + "%%acc_init%d = linalg.fill ins(%%acc_zero : "
+                    "f32) outs(%%acc_e%d : %s) -> %s" %
+                    (index, index, type_, type_))
+    carried = ", ".join("%%acc_arg%d = %%acc_init%d" % (i, i)
+                        for i in range(len(types)))
+    head.append(indent + "%%acc_loop:%d = scf.for %%acc_i = %%acc_c0 to "
+                "%%acc_trips step %%acc_c1 iter_args(%s) -> (%s) {" %
+                (len(types), carried, ", ".join(types)))
+    tail = []
+    for index, (value, type_) in enumerate(zip(values, types)):
+        tail.append(indent + "  %%acc_sum%d = linalg.add ins(%%acc_arg%d, "
+                    "%s : %s, %s) outs(%%acc_arg%d : %s) -> %s" %
+                    (index, index, value, type_, type_, index, type_, type_))
+    tail.append(indent + "  scf.yield " +
+                ", ".join("%%acc_sum%d" % i for i in range(len(types))) +
+                " : " + ", ".join(types))
+    tail.append(indent + "}")
+    tail.append(indent + "return " +
+                ", ".join("%%acc_loop#%d" % i for i in range(len(types))) +
+                " : " + ", ".join(types))
+    body = ["  " + line for line in lines[start + 1:end]]
+    return "\n".join(lines[:start + 1] + head + body + tail + lines[end + 1:])
+
+
+def opt(binary, path, arguments):
+    return subprocess.run([binary, path, "-mlir-print-op-on-diagnostic=false"]
+                          + arguments, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def measure(binary, path):
+    report = opt(binary, path, ["-memsched-report=format=json", "-o",
+                                "/dev/null"])
+    model = int(re.search(r'"planned_bytes": (\d+)', report).group(1))
+    everything = alloc_bytes(opt(binary, path, ["--memsched-inplace",
+                                                BUFFERIZE]))
+    planned_ir = opt(binary, path, ["--memsched-inplace", BUFFERIZE,
+                                    "--memsched-plan-buffers",
+                                    "--test-memsched-verify-plan"])
+    arena = sum(int(m) for m in re.findall(r"arena_bytes = (\d+)",
+                                           planned_ir))
+    planned = arena + alloc_bytes(re.sub(r".*memsched\.arena.*\n", "",
+                                         planned_ir))
+    return model, everything, planned
+
+
+def mib(value):
+    return "%.1f" % (value / 2**20) if value >= 2**20 else "%.3f" % (
+        value / 2**20)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opt", default="build/bin/memsched-opt")
+    parser.add_argument("--models", nargs="*",
+                        default=["mlp_train_step", "cnn_train_step",
+                                 "resnet18", "vgg11", "lstm"])
+    parser.add_argument("--trips", type=int, default=4)
+    args = parser.parse_args()
+    print("| model | step: model / all / planned (MiB) | loop of %d: model / "
+          "all / planned (MiB) | loop planned / step planned | loop all / "
+          "loop planned | loop planned <= model |" % args.trips)
+    print("|---|---|---|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as directory:
+        for name in args.models:
+            source = os.path.join(directory, name + "_source.mlir")
+            with open(source, "w") as handle:
+                handle.write(read_model(name))
+            # Printed by memsched-opt: one op per line.
+            text = opt(args.opt, source, [])
+            step = os.path.join(directory, name + ".mlir")
+            loop = os.path.join(directory, name + "_loop.mlir")
+            with open(step, "w") as handle:
+                handle.write(text)
+            with open(loop, "w") as handle:
+                handle.write(accumulate(text, args.trips))
+            s = measure(args.opt, step)
+            l = measure(args.opt, loop)
+            print("| %s | %s / %s / %s | %s / %s / %s | %.3f | %.2fx | %s |"
+                  % (name, mib(s[0]), mib(s[1]), mib(s[2]), mib(l[0]),
+                     mib(l[1]), mib(l[2]), l[2] / s[2], l[1] / l[2],
+                     "yes" if l[2] <= l[0] else "NO"))
+
+
+if __name__ == "__main__":
+    main()
