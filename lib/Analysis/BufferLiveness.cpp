@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -17,6 +18,11 @@
 
 using namespace mlir;
 using namespace mlir::memsched;
+
+bool mlir::memsched::hasSequentialBodies(Operation *op) {
+  return isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::IndexSwitchOp,
+             scf::ExecuteRegionOp>(op);
+}
 
 DenseMap<Operation *, int64_t> mlir::memsched::numberOps(Block &block) {
   DenseMap<Operation *, int64_t> steps;

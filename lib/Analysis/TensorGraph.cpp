@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/TensorGraph.h"
+#include "memsched/Analysis/BufferLiveness.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
@@ -516,10 +517,12 @@ static BodyMemory collectBodyMemory(Block &block, Operation *owner) {
 /// allocations in an arena of their own, each from the op making it to the
 /// last op using it (nested bodies at their op), with the offset planner
 /// the footprint uses. What it cannot place lives to the end of the block,
-/// beside that arena, and so does everything in a region of several blocks
-/// (deallocation frees it at the end of its block).
+/// beside that arena, and so does everything a body it does not plan
+/// holds (a region of several blocks, scf.forall's body): deallocation
+/// frees it at the end of its block.
 static int64_t getBlockPeakBytes(Block &block, Operation *owner) {
-  bool isPlanned = block.getParent()->hasOneBlock();
+  bool isPlanned =
+      block.getParent()->hasOneBlock() && hasSequentialBodies(owner);
   BodyMemory memory = collectBodyMemory(block, owner);
   std::vector<AllocationRequest> requests;
   int64_t unplannedBytes = 0;

@@ -44,8 +44,9 @@ int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
 }
 
 namespace {
-/// Standard cleanup, as `-canonicalize` then `-cse` apply it: every loaded
-/// dialect's and registered op's canonicalization patterns, collected once.
+/// Standard cleanup, as `-canonicalize` and `-cse` apply it (in either
+/// order): every loaded dialect's and registered op's canonicalization
+/// patterns, collected once.
 class Cleanup {
 public:
   explicit Cleanup(MLIRContext *context) {
@@ -58,16 +59,44 @@ public:
   }
   /// Canonicalizes `func` in place.
   void canonicalize(func::FuncOp func) const {
-    (void)applyPatternsGreedily(func, *patterns);
+    // As the canonicalize pass's defaults: top-down, with region
+    // simplification.
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
+    (void)applyPatternsGreedily(func, *patterns, config);
   }
-  /// Cleans up `func` in place.
-  void run(func::FuncOp func) const {
-    canonicalize(func);
+  /// The planned bytes of `func` after either order of cleanup (on copies;
+  /// CSE first can merge what canonicalization then rewrites differently),
+  /// whichever is larger; std::nullopt if a cleaned copy is outside the
+  /// model.
+  std::optional<int64_t> measure(func::FuncOp func,
+                                 const CostModel &costModel) const {
+    int64_t largest = 0;
+    for (bool cseFirst : {false, true}) {
+      func::FuncOp copy = func.clone();
+      if (cseFirst)
+        eliminateCommonSubexpressions(copy);
+      canonicalize(copy);
+      if (!cseFirst)
+        eliminateCommonSubexpressions(copy);
+      FunctionReport report = analyzeFunction(copy, costModel);
+      copy.erase();
+      if (report.status != TensorGraphStatus::Built)
+        return std::nullopt;
+      largest = std::max(largest, report.plannedBytes());
+    }
+    return largest;
+  }
+
+private:
+  static void eliminateCommonSubexpressions(func::FuncOp func) {
     IRRewriter rewriter(func.getContext());
     DominanceInfo dominance(func);
     eliminateCommonSubExpressions(rewriter, dominance, func);
   }
 
+public:
 private:
   std::optional<FrozenRewritePatternSet> patterns;
 };
@@ -144,13 +173,7 @@ private:
 
 std::optional<int64_t>
 FunctionEvaluator::measureAfterCleanup(func::FuncOp work) {
-  func::FuncOp copy = work.clone();
-  cleanup.run(copy);
-  FunctionReport report = analyzeFunction(copy, costModel);
-  copy.erase();
-  if (report.status != TensorGraphStatus::Built)
-    return std::nullopt;
-  return report.plannedBytes();
+  return cleanup.measure(work, costModel);
 }
 
 std::optional<sched::BudgetEvaluation>
@@ -395,13 +418,9 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   Cleanup cleanup(func.getContext());
   // The input as it is, measured as every candidate is: as it is and after
   // cleanup.
-  func::FuncOp inputAfterCleanup = func.clone();
-  cleanup.run(inputAfterCleanup);
-  FunctionReport cleanedInput = analyzeFunction(inputAfterCleanup, costModel);
-  inputAfterCleanup.erase();
   int64_t inputFootprint = input.plannedBytes();
-  if (cleanedInput.status == TensorGraphStatus::Built)
-    inputFootprint = std::max(inputFootprint, cleanedInput.plannedBytes());
+  if (std::optional<int64_t> cleaned = cleanup.measure(func, costModel))
+    inputFootprint = std::max(inputFootprint, *cleaned);
   std::vector<Strategy> strategies;
   // In-place writes alone cost no time: tried first, and kept when they
   // meet the budget.

@@ -19,7 +19,6 @@
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -91,12 +90,12 @@ static std::string checkPlannable(memref::AllocOp alloc,
   return "";
 }
 
-/// Plans the allocations of `block`. The bodies of an op with regions run
-/// while the op does, one iteration after another, and a region's
-/// allocations that do not escape it are dead when it ends: each
-/// single-block body is planned alone, the op's regions share one nested
-/// arena (as large as the largest), and that arena is one allocation of
-/// `block`, live at the op.
+/// Plans the allocations of `block`. The bodies of an op with sequential
+/// bodies (hasSequentialBodies) run while the op does, one run after
+/// another, and a region's allocations that do not escape it are dead when
+/// it ends: each single-block body is planned alone, the op's regions share
+/// one nested arena (as large as the largest), and that arena is one
+/// allocation of `block`, live at the op.
 static std::optional<BlockPlan>
 planBlock(Block &block, Attribute memorySpace,
           const sched::OffsetPlanOptions &options, Unplanned &unplanned,
@@ -126,14 +125,16 @@ planBlock(Block &block, Attribute memorySpace,
       llvm::append_range(result.deallocs, uses.deallocs);
       continue;
     }
-    // A linalg payload allocates nothing.
-    if (op.getNumRegions() == 0 || isa<linalg::LinalgOp>(op))
+    if (op.getNumRegions() == 0)
       continue;
     BlockPlan nested;
     for (Region &region : op.getRegions()) {
-      if (!region.hasOneBlock()) {
+      if (!hasSequentialBodies(&op) || !region.hasOneBlock()) {
         region.walk([&](memref::AllocOp) {
-          unplanned.add("it is in a region of several blocks");
+          unplanned.add(hasSequentialBodies(&op)
+                            ? "it is in a region of several blocks"
+                            : "it is in a region of '" +
+                                  op.getName().getStringRef().str() + "'");
         });
         continue;
       }

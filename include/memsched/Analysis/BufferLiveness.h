@@ -39,6 +39,14 @@ struct BufferUses {
   bool isUsed() const { return firstStep >= 0; }
 };
 
+/// Whether the regions of `op` run one at a time, each run ending before
+/// the next starts, while `op` runs: scf.for, scf.while, scf.if,
+/// scf.index_switch and scf.execute_region. memsched-plan-buffers places
+/// the allocations of such an op's single-block regions in a nested arena
+/// shared by every run; not those of scf.forall (whose iterations another
+/// lowering may run in parallel) or of any other op.
+bool hasSequentialBodies(Operation *op);
+
 /// Numbers the ops of `block` in order.
 DenseMap<Operation *, int64_t> numberOps(Block &block);
 

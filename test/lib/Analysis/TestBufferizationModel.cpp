@@ -84,7 +84,7 @@ static int64_t computeBlockAllocBytes(Block &block) {
         requests.push_back({0, uses.firstStep, uses.lastStep, bytes});
       continue;
     }
-    if (op.getNumRegions() != 0 && !isa<linalg::LinalgOp>(op))
+    if (op.getNumRegions() != 0)
       if (int64_t bytes = computeNestedAllocBytes(&op))
         requests.push_back({0, steps.lookup(&op), steps.lookup(&op), bytes});
   }
@@ -94,14 +94,15 @@ static int64_t computeBlockAllocBytes(Block &block) {
 }
 
 /// The bytes control-flow op `op`'s bodies allocate: each single-block
-/// body's as computeBlockAllocBytes, a region of several blocks all its
-/// allocations at once; a choice runs its largest region.
+/// body that memsched-plan-buffers plans (hasSequentialBodies) as
+/// computeBlockAllocBytes, any other body all its allocations at once; a
+/// choice runs its largest region.
 static int64_t computeNestedAllocBytes(Operation *op) {
   bool isChoice = isa<scf::IfOp, scf::IndexSwitchOp>(op);
   int64_t total = 0;
   for (Region &region : op->getRegions()) {
     int64_t bytes = 0;
-    if (region.hasOneBlock()) {
+    if (region.hasOneBlock() && hasSequentialBodies(op)) {
       bytes = computeBlockAllocBytes(region.front());
     } else {
       region.walk([&](Operation *nested) {
