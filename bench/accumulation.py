@@ -18,7 +18,8 @@ step and for the loop, in one run:
              before bodies were planned);
   planned    the arena of memsched-plan-buffers plus the allocations it
              leaves alone (after memsched-inplace and bufferization), as
-             memsched-to-cpu-pipeline allocates.
+             memsched-to-cpu-pipeline allocates; and the same with
+             memsched-reorder first (which reorders the loop's body).
 The loop should hold about what the step does (plus its accumulators):
 loop planned / step planned near 1, where all-at-once is far above.
 """
@@ -115,20 +116,27 @@ def opt(binary, path, arguments):
                           check=True).stdout
 
 
-def measure(binary, path):
+def planned_bytes(binary, path, first):
+    """Arena + unplanned allocations after `first`, memsched-inplace,
+    bufferization and memsched-plan-buffers (checked by the verifier)."""
+    planned_ir = opt(binary, path, first + [
+        "--memsched-inplace", BUFFERIZE, "--memsched-plan-buffers",
+        "--test-memsched-verify-plan"])
+    arena = sum(int(m) for m in re.findall(r"arena_bytes = (\d+)",
+                                           planned_ir))
+    return arena + alloc_bytes(re.sub(r".*memsched\.arena.*\n", "",
+                                      planned_ir))
+
+
+def measure(binary, path, reorder):
     report = opt(binary, path, ["-memsched-report=format=json", "-o",
                                 "/dev/null"])
     model = int(re.search(r'"planned_bytes": (\d+)', report).group(1))
     everything = alloc_bytes(opt(binary, path, ["--memsched-inplace",
                                                 BUFFERIZE]))
-    planned_ir = opt(binary, path, ["--memsched-inplace", BUFFERIZE,
-                                    "--memsched-plan-buffers",
-                                    "--test-memsched-verify-plan"])
-    arena = sum(int(m) for m in re.findall(r"arena_bytes = (\d+)",
-                                           planned_ir))
-    planned = arena + alloc_bytes(re.sub(r".*memsched\.arena.*\n", "",
-                                         planned_ir))
-    return model, everything, planned
+    return (model, everything, planned_bytes(binary, path, []),
+            planned_bytes(binary, path, ["--memsched-reorder"])
+            if reorder else None)
 
 
 def mib(value):
@@ -141,13 +149,14 @@ def main():
     parser.add_argument("--opt", default="build/bin/memsched-opt")
     parser.add_argument("--models", nargs="*",
                         default=["mlp_train_step", "cnn_train_step",
-                                 "resnet18", "vgg11", "lstm"])
+                                 "resnet18", "vgg11"])
     parser.add_argument("--trips", type=int, default=4)
     args = parser.parse_args()
     print("| model | step: model / all / planned (MiB) | loop of %d: model / "
           "all / planned (MiB) | loop planned / step planned | loop all / "
-          "loop planned | loop planned <= model |" % args.trips)
-    print("|---|---|---|---:|---:|---|")
+          "loop planned | loop planned <= model | loop planned after "
+          "memsched-reorder (MiB) |" % args.trips)
+    print("|---|---|---|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as directory:
         for name in args.models:
             source = os.path.join(directory, name + "_source.mlir")
@@ -161,12 +170,14 @@ def main():
                 handle.write(text)
             with open(loop, "w") as handle:
                 handle.write(accumulate(text, args.trips))
-            s = measure(args.opt, step)
-            l = measure(args.opt, loop)
-            print("| %s | %s / %s / %s | %s / %s / %s | %.3f | %.2fx | %s |"
+            s = measure(args.opt, step, reorder=False)
+            l = measure(args.opt, loop, reorder=True)
+            print("| %s | %s / %s / %s | %s / %s / %s | %.3f | %.2fx | %s "
+                  "| %s |"
                   % (name, mib(s[0]), mib(s[1]), mib(s[2]), mib(l[0]),
                      mib(l[1]), mib(l[2]), l[2] / s[2], l[1] / l[2],
-                     "yes" if l[2] <= l[0] else "NO"))
+                     "yes" if l[2] <= l[0] else "NO", mib(l[3])),
+                  flush=True)
 
 
 if __name__ == "__main__":
