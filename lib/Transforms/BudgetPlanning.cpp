@@ -72,28 +72,44 @@ public:
   /// model.
   std::optional<int64_t> measure(func::FuncOp func,
                                  const CostModel &costModel) const {
-    int64_t largest = 0;
-    for (bool cseFirst : {false, true}) {
-      func::FuncOp copy = func.clone();
-      if (cseFirst)
-        eliminateCommonSubexpressions(copy);
-      canonicalize(copy);
-      if (!cseFirst)
-        eliminateCommonSubexpressions(copy);
+    std::optional<int64_t> largest;
+    bool outsideModel = false;
+    auto record = [&](func::FuncOp copy) {
       FunctionReport report = analyzeFunction(copy, costModel);
-      copy.erase();
       if (report.status != TensorGraphStatus::Built)
-        return std::nullopt;
-      largest = std::max(largest, report.plannedBytes());
+        outsideModel = true;
+      else
+        largest = std::max(largest.value_or(0), report.plannedBytes());
+    };
+    // CSE then canonicalize. Where that CSE changes nothing, the copy is
+    // the canonical form, and CSE on it gives the other order.
+    func::FuncOp copy = func.clone();
+    bool merged = eliminateCommonSubexpressions(copy);
+    canonicalize(copy);
+    record(copy);
+    if (merged) {
+      copy.erase();
+      copy = func.clone();
+      canonicalize(copy);
+      eliminateCommonSubexpressions(copy);
+      record(copy);
+    } else if (eliminateCommonSubexpressions(copy)) {
+      record(copy);
     }
+    copy.erase();
+    if (outsideModel)
+      return std::nullopt;
     return largest;
   }
 
 private:
-  static void eliminateCommonSubexpressions(func::FuncOp func) {
+  /// Whether CSE changed `func`.
+  static bool eliminateCommonSubexpressions(func::FuncOp func) {
     IRRewriter rewriter(func.getContext());
     DominanceInfo dominance(func);
-    eliminateCommonSubExpressions(rewriter, dominance, func);
+    bool changed = false;
+    eliminateCommonSubExpressions(rewriter, dominance, func, &changed);
+    return changed;
   }
 
 public:
