@@ -35,6 +35,8 @@
 // memsched-reorder reorders a body: each product is reduced before the
 // next one is made.
 // RUN: memsched-opt %t/body-order.mlir -test-memsched-print-tensor-graph -o /dev/null | FileCheck %s --check-prefix=BODY-ORDER-BEFORE
+// RUN: memsched-opt %t/body-order.mlir -test-memsched-print-tensor-graph=bodies=1 -o /dev/null | FileCheck %s --check-prefix=BODY-GRAPH
+// RUN: memsched-opt %t/body-order.mlir -memsched-reorder -test-memsched-print-tensor-graph=bodies=1 -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=BODY-GRAPH-AFTER
 // RUN: memsched-opt %t/body-order.mlir -memsched-reorder -test-memsched-print-tensor-graph -o /dev/null 2>&1 | FileCheck %s --check-prefix=BODY-ORDER
 // RUN: memsched-opt %t/body-order.mlir -memsched-reorder -test-memsched-check-bufferization-model -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=BODY-ORDER-MODEL
 // RUN: memsched-opt %t/body-order.mlir -memsched-exec-harness=func=sums -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t/body-order-original.txt
@@ -90,6 +92,16 @@ func.func @chain(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf
 // both and the first 256 B sum (33024 B). Reduced one after the other, it
 // holds one product and the two sums at a time (16896 B).
 // BODY-ORDER-BEFORE: task {{.*}} scf.for after [] {{.*}} workspace 33024
+// The body's graph: each op a task, each allocation with the tasks using
+// it (the matmul writes into its fill's buffer, the reductions into
+// theirs, the last op into the carried accumulator).
+// BODY-GRAPH: body of scf.for region 0 peak 33024 tasks 13
+// BODY-GRAPH: task 8 linalg.generic after [1, 2, 7] workspace 0
+// BODY-GRAPH: allocation 16384 by task 1 used by [2, 8]
+// BODY-GRAPH-NEXT: allocation 16384 by task 4 used by [5, 11]
+// BODY-GRAPH-NEXT: allocation 256 by task 7 used by [8, 12]
+// BODY-GRAPH-NEXT: allocation 256 by task 10 used by [11, 12]
+// BODY-GRAPH-AFTER: body of scf.for region 0 peak 16896 tasks 13
 // BODY-ORDER: memsched-reorder: peak {{.*}}; 1 control-flow body reordered
 // BODY-ORDER: task {{.*}} scf.for after [] {{.*}} workspace 16896
 // BODY-ORDER-MODEL: bufferization-model @sums scf.for body predicted 16896 bufferized 16896

@@ -40,7 +40,16 @@ struct TestPrintTensorGraphPass
   StringRef getDescription() const final {
     return "Print the tasks, values and buffers memsched builds per function";
   }
+  TestPrintTensorGraphPass() = default;
+  TestPrintTensorGraphPass(const TestPrintTensorGraphPass &other)
+      : PassWrapper(other) {}
   void runOnOperation() override;
+  Option<bool> bodies{
+      *this, "bodies",
+      llvm::cl::desc("Also print the graph of every single-block body of "
+                     "structured control flow (what memsched-reorder "
+                     "orders) and its peak"),
+      llvm::cl::init(false)};
 };
 
 struct TestPrintPeakMemoryPass
@@ -62,6 +71,48 @@ struct TestPrintPeakMemoryPass
                         llvm::cl::init(false)};
 };
 } // namespace
+
+/// Prints the graph of each single-block body of structured control flow
+/// in `func`, in program order: its tasks (one per op), its allocations
+/// (the tasks using them) and its peak.
+static void printBodies(raw_ostream &os, func::FuncOp func,
+                        const CostModel &costModel) {
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isStructuredControlFlow(op))
+      return;
+    for (Region &region : op->getRegions()) {
+      if (!region.hasOneBlock())
+        continue;
+      Block &block = region.front();
+      os << "  body of " << op->getName() << " region "
+         << region.getRegionNumber() << " peak " << getBodyPeakBytes(block);
+      std::optional<BodyGraph> graph = buildBodyGraph(block, costModel);
+      if (!graph) {
+        os << " order kept\n";
+        continue;
+      }
+      const Problem &problem = graph->problem;
+      os << " tasks " << problem.numTasks() << "\n";
+      for (TaskId task = 0; task < TaskId(problem.numTasks()); ++task) {
+        os << "    task " << task << " " << problem.task(task).name
+           << " after ";
+        printList(os, problem.predecessors(task),
+                  [&](TaskId pred) { os << pred; });
+        os << " workspace " << problem.task(task).workspaceBytes << "\n";
+      }
+      for (ValueId value = 0; value < ValueId(problem.numValues()); ++value) {
+        const auto &info = problem.value(value);
+        const Buffer &buffer = problem.buffer(info.buffer);
+        os << "    allocation " << buffer.sizeBytes << " by task "
+           << info.producer << " used by ";
+        printList(os, info.consumers, [&](TaskId user) { os << user; });
+        if (buffer.liveToEnd)
+          os << " live to the end";
+        os << "\n";
+      }
+    }
+  });
+}
 
 void TestPrintTensorGraphPass::runOnOperation() {
   CostModel costModel(*DeviceSpec::getPreset("h100"));
@@ -119,6 +170,8 @@ void TestPrintTensorGraphPass::runOnOperation() {
         os << " returned";
       os << "\n";
     }
+    if (bodies)
+      printBodies(os, func, costModel);
   });
   markAllAnalysesPreserved();
 }
