@@ -24,6 +24,8 @@
 
 #include "llvm/ADT/ScopeExit.h"
 
+#include <chrono>
+
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -89,12 +91,26 @@ reorderBodies(func::FuncOp func, const CostModel &costModel,
         bodies.push_back(&region.front());
   });
   SmallVector<std::pair<Block *, SmallVector<Operation *>>> changed;
+  // An optional time limit is shared: the bodies together take at most
+  // half of it, the function's block the rest.
+  auto started = std::chrono::steady_clock::now();
+  auto secondsLeft = [&] {
+    std::chrono::duration<double> spent =
+        std::chrono::steady_clock::now() - started;
+    return options.timeLimitSeconds / 2 - spent.count();
+  };
   for (Block *block : bodies) {
+    sched::ReorderOptions bodyOptions = options;
+    if (options.timeLimitSeconds > 0) {
+      if (secondsLeft() <= 0)
+        break;
+      bodyOptions.timeLimitSeconds = secondsLeft();
+    }
     std::optional<BodyGraph> graph = buildBodyGraph(*block, costModel);
     if (!graph || graph->ops.size() < 3)
       continue;
     std::optional<sched::ReorderResult> result =
-        sched::reorder(graph->problem, options);
+        sched::reorder(graph->problem, bodyOptions);
     if (!result)
       continue;
     SmallVector<Operation *> original(graph->ops.begin(), graph->ops.end());
@@ -129,7 +145,15 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   // Bodies first: what a loop holds while it runs depends on its body's
   // order. The input's figures are what the function held before.
   FunctionReport input = analyzeFunction(func, costModel);
+  auto started = std::chrono::steady_clock::now();
   auto bodies = reorderBodies(func, costModel, options);
+  sched::ReorderOptions blockOptions = options;
+  if (options.timeLimitSeconds > 0) {
+    std::chrono::duration<double> spent =
+        std::chrono::steady_clock::now() - started;
+    blockOptions.timeLimitSeconds =
+        std::max(options.timeLimitSeconds - spent.count(), 1e-9);
+  }
   int64_t bodiesReordered = static_cast<int64_t>(bodies.size());
   // A failed pass leaves the function as it was.
   bool succeeded = false;
@@ -150,7 +174,7 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
 
   std::string error;
   std::optional<sched::ReorderResult> result =
-      sched::reorder(problem, options, &error);
+      sched::reorder(problem, blockOptions, &error);
   if (!result) {
     emitError(func.getLoc()) << "memsched-reorder: " << error;
     return failure();
