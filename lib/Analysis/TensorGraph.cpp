@@ -442,7 +442,8 @@ struct BodyAllocation {
   /// It leaves the planner's reach: a loop yields it, it is passed into
   /// nested control flow or to a call. Lives to the end of the block.
   bool escapes = false;
-  /// A choice yields it: it is the op's result, counted there.
+  /// A choice yields it (the allocation itself): it is the op's result,
+  /// counted there.
   bool isResult = false;
 };
 
@@ -476,11 +477,14 @@ static BodyMemory collectBodyMemory(Block &block, Operation *owner) {
         if (allocation.users.empty() || allocation.users.back() != step)
           allocation.users.push_back(step);
         if (nested == &op && operandsEscape) {
-          allocation.escapes = true;
-          // Only the allocation itself: bufferization may copy a write in
-          // place into it that a choice yields.
-          allocation.isResult |=
-              isTerminator && yieldsAreResults && operand == allocation.value;
+          // What a choice yields is its result where it is the allocation
+          // itself. A write in place into it may be copied by
+          // bufferization: then the allocation stays in the body, planned,
+          // to the end of the block (the terminator is its last use).
+          if (!isTerminator || !yieldsAreResults)
+            allocation.escapes = true;
+          else if (operand == allocation.value)
+            allocation.isResult = true;
         }
       }
     });
@@ -531,11 +535,10 @@ static int64_t getBlockPeakBytes(Block &block, Operation *owner) {
       requests.push_back({-1, static_cast<int64_t>(step),
                           static_cast<int64_t>(step), workspace});
   for (const BodyAllocation &allocation : memory.allocations) {
-    if (allocation.isResult)
-      continue;
-    if (allocation.escapes || !isPlanned)
-      unplannedBytes += allocation.bytes;
-    else if (allocation.bytes > 0)
+    if (allocation.escapes || !isPlanned) {
+      if (!allocation.isResult)
+        unplannedBytes += allocation.bytes;
+    } else if (!allocation.isResult && allocation.bytes > 0)
       requests.push_back({0, allocation.producer,
                           allocation.users.empty() ? allocation.producer
                                                    : allocation.users.back(),
