@@ -112,8 +112,6 @@ private:
     return changed;
   }
 
-public:
-private:
   std::optional<FrozenRewritePatternSet> patterns;
 };
 

@@ -145,7 +145,6 @@ planBlock(Block &block, Attribute memorySpace,
       llvm::append_range(nested.placements, body->placements);
       llvm::append_range(nested.deallocs, body->deallocs);
       nested.arenaBytes = std::max(nested.arenaBytes, body->arenaBytes);
-      nested.maxLiveBytes = std::max(nested.maxLiveBytes, body->maxLiveBytes);
       nested.isOptimal &= body->isOptimal;
     }
     if (nested.placements.empty())
