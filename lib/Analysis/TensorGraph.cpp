@@ -279,12 +279,16 @@ static bool hasPayloadRegionsOnly(Operation *op) {
   return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op);
 }
 
+static bool isDestinationOnlyEmpty(Operation *op);
+
 /// Whether `op`, nested in control flow, allocates its tensor results: not
-/// a view, a lazily allocated empty tensor, a constant (a global) or a
-/// terminator. Nested control flow counts its results as new buffers too
-/// (an upper bound: a nested loop may reuse its init).
+/// a view, an empty tensor allocated lazily at its writers, a constant (a
+/// global) or a terminator. An empty tensor that is read (a pooling
+/// window) is allocated where it is made. Nested control flow counts its
+/// results as new buffers too (an upper bound: a nested loop may reuse its
+/// init).
 static bool allocatesResults(Operation *op) {
-  return !getViewSource(op) && !isa<tensor::EmptyOp>(op) &&
+  return !getViewSource(op) && !isDestinationOnlyEmpty(op) &&
          !op->hasTrait<OpTrait::ConstantLike>() &&
          !op->hasTrait<OpTrait::IsTerminator>();
 }
