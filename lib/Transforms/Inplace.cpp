@@ -75,6 +75,14 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
       continue;
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
       Value result = linalgOp.getTiedOpResult(&init);
+      // Already in place in resident memory (an argument, a loop-carried
+      // value once a body is planned as a function): moving the write
+      // frees nothing, and out of a loop-carried buffer it would make
+      // bufferization copy at the yield.
+      if (sched::BufferId initBuffer = getBuffer(init.get());
+          initBuffer != sched::kNoId &&
+          problem.buffer(initBuffer).kind == sched::BufferKind::Resident)
+        continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         Value candidate = input->get();
         sched::BufferId buffer = getBuffer(candidate);
