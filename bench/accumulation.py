@@ -22,6 +22,12 @@ step and for the loop, in one run:
              memsched-reorder first (which reorders the loop's body).
 The loop should hold about what the step does (plus its accumulators):
 loop planned / step planned near 1, where all-at-once is far above.
+
+With --remat, two more columns: the smallest footprint memsched-remat
+reaches (budget=min) on the step, and on the loop after memsched-reorder,
+where the budget driver plans inside the loop's body (recomputation only:
+swaps stay outside bodies); the loop's figure includes the accumulators
+the step returns, so the two are comparable.
 """
 
 import argparse
@@ -32,10 +38,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from planning_models import BUFFERIZE, alloc_bytes  # noqa: E402
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "test", "python", "Inputs"))
+from planning_models import BUFFERIZE, alloc_bytes  # noqa: E402
+from random_programs import accumulate  # noqa: E402
 
 
 def read_model(name):
@@ -46,68 +53,6 @@ def read_model(name):
     with gzip.open(os.path.join(ROOT, "bench", "models", name + ".mlir.gz"),
                    "rt") as handle:
         return handle.read()
-
-
-def split_types(text):
-    """Splits a comma-separated list of types at the top level."""
-    types, depth, current = [], 0, ""
-    for char in text:
-        depth += char in "<([{"
-        depth -= char in ">)]}"
-        if char == "," and depth == 0:
-            types.append(current.strip())
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        types.append(current.strip())
-    return types
-
-
-def accumulate(text, trips):
-    """Returns `text` with @train_step's body run `trips` times in an
-    scf.for that sums its results."""
-    lines = text.split("\n")
-    start = next(i for i, line in enumerate(lines)
-                 if "func.func @train_step(" in line)
-    end = next(i for i in range(start + 1, len(lines))
-               if re.match(r"\s*(func\.)?return\b", lines[i]))
-    returned = re.match(r"\s*(?:func\.)?return\s+(.*?)\s*:\s*(.*)$",
-                        lines[end])
-    values = [v.strip() for v in returned.group(1).split(",")]
-    types = split_types(returned.group(2))
-    indent = re.match(r"\s*", lines[end]).group(0)
-    head = [
-        indent + "%acc_c0 = arith.constant 0 : index",
-        indent + "%acc_c1 = arith.constant 1 : index",
-        indent + "%%acc_trips = arith.constant %d : index" % trips,
-        indent + "%acc_zero = arith.constant 0.0 : f32",
-    ]
-    for index, type_ in enumerate(types):
-        head.append(indent + "%%acc_e%d = tensor.empty() : %s" %
-                    (index, type_))
-        head.append(indent + "%%acc_init%d = linalg.fill ins(%%acc_zero : "
-                    "f32) outs(%%acc_e%d : %s) -> %s" %
-                    (index, index, type_, type_))
-    carried = ", ".join("%%acc_arg%d = %%acc_init%d" % (i, i)
-                        for i in range(len(types)))
-    head.append(indent + "%%acc_loop:%d = scf.for %%acc_i = %%acc_c0 to "
-                "%%acc_trips step %%acc_c1 iter_args(%s) -> (%s) {" %
-                (len(types), carried, ", ".join(types)))
-    tail = []
-    for index, (value, type_) in enumerate(zip(values, types)):
-        tail.append(indent + "  %%acc_sum%d = linalg.add ins(%%acc_arg%d, "
-                    "%s : %s, %s) outs(%%acc_arg%d : %s) -> %s" %
-                    (index, index, value, type_, type_, index, type_, type_))
-    tail.append(indent + "  scf.yield " +
-                ", ".join("%%acc_sum%d" % i for i in range(len(types))) +
-                " : " + ", ".join(types))
-    tail.append(indent + "}")
-    tail.append(indent + "return " +
-                ", ".join("%%acc_loop#%d" % i for i in range(len(types))) +
-                " : " + ", ".join(types))
-    body = ["  " + line for line in lines[start + 1:end]]
-    return "\n".join(lines[:start + 1] + head + body + tail + lines[end + 1:])
 
 
 def opt(binary, path, arguments):
@@ -139,6 +84,14 @@ def measure(binary, path, reorder):
             if reorder else None)
 
 
+def remat_min(binary, path, first):
+    """planned_bytes after `first` and memsched-remat=budget=min."""
+    report = opt(binary, path, first + ["--memsched-remat=budget=min",
+                                        "-memsched-report=format=json",
+                                        "-o", "/dev/null"])
+    return int(re.search(r'"planned_bytes": (\d+)', report).group(1))
+
+
 def mib(value):
     return "%.1f" % (value / 2**20) if value >= 2**20 else "%.3f" % (
         value / 2**20)
@@ -151,12 +104,18 @@ def main():
                         default=["mlp_train_step", "cnn_train_step",
                                  "resnet18", "vgg11"])
     parser.add_argument("--trips", type=int, default=4)
+    parser.add_argument("--remat", action="store_true",
+                        help="also the smallest footprint of memsched-remat "
+                        "on the step and on the loop")
     args = parser.parse_args()
     print("| model | step: model / all / planned (MiB) | loop of %d: model / "
           "all / planned (MiB) | loop planned / step planned | loop all / "
           "loop planned | loop planned <= model | loop planned after "
-          "memsched-reorder (MiB) |" % args.trips)
-    print("|---|---|---|---:|---:|---|---:|")
+          "memsched-reorder (MiB) |%s" % (
+              args.trips, " remat min: step / loop (MiB) | loop / step |"
+              if args.remat else ""))
+    print("|---|---|---|---:|---:|---|---:|" +
+          ("---:|---:|" if args.remat else ""))
     with tempfile.TemporaryDirectory() as directory:
         for name in args.models:
             source = os.path.join(directory, name + "_source.mlir")
@@ -172,11 +131,17 @@ def main():
                 handle.write(accumulate(text, args.trips))
             s = measure(args.opt, step, reorder=False)
             l = measure(args.opt, loop, reorder=True)
+            extra = ""
+            if args.remat:
+                step_min = remat_min(args.opt, step, [])
+                loop_min = remat_min(args.opt, loop, ["--memsched-reorder"])
+                extra = " %s / %s | %.3f |" % (mib(step_min), mib(loop_min),
+                                               loop_min / step_min)
             print("| %s | %s / %s / %s | %s / %s / %s | %.3f | %.2fx | %s "
-                  "| %s |"
+                  "| %s |%s"
                   % (name, mib(s[0]), mib(s[1]), mib(s[2]), mib(l[0]),
                      mib(l[1]), mib(l[2]), l[2] / s[2], l[1] / l[2],
-                     "yes" if l[2] <= l[0] else "NO", mib(l[3])),
+                     "yes" if l[2] <= l[0] else "NO", mib(l[3]), extra),
                   flush=True)
 
 

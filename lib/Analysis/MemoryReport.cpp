@@ -710,7 +710,13 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
       os << "  " << llvm::left_justify("budget", 22)
          << llvm::right_justify(formatBytes(integer("budget_bytes")), 12)
          << "  (" << integer("budget_bytes") << " bytes), met with "
-         << report.fit.getString("chosen").value_or("?") << "\n";
+         << report.fit.getString("chosen").value_or("?");
+      if (std::optional<int64_t> bodies =
+              report.fit.getInteger("bodies_planned"))
+        os << "; inside " << *bodies << " control-flow bod"
+           << (*bodies == 1 ? "y" : "ies") << ", "
+           << report.fit.getString("bodies_chosen").value_or("?");
+      os << "\n";
       if (std::optional<int64_t> smallest =
               report.fit.getInteger("smallest_bytes"))
         row("smallest reachable", *smallest);

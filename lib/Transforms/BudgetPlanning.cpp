@@ -6,6 +6,7 @@
 
 #include "memsched/Transforms/BudgetPlanning.h"
 #include "PlanRewrite.h"
+#include "memsched/Analysis/BufferLiveness.h"
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
@@ -20,16 +21,40 @@
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
 #include <map>
 #include <numeric>
+#include <set>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::memsched;
 namespace sched = mlir::memsched::scheduling;
+
+ThreadDiagnostics::ThreadDiagnostics(MLIRContext *context,
+                                     std::vector<Diagnostic> *held)
+    : ScopedDiagnosticHandler(context) {
+  setHandler([thread = std::this_thread::get_id(),
+              held](Diagnostic &diagnostic) -> LogicalResult {
+    if (std::this_thread::get_id() != thread)
+      return failure();
+    if (held)
+      held->push_back(std::move(diagnostic));
+    return success();
+  });
+}
+
+void ThreadDiagnostics::emit(MLIRContext *context,
+                             std::vector<Diagnostic> &held) {
+  for (Diagnostic &diagnostic : held)
+    context->getDiagEngine().emit(std::move(diagnostic));
+  held.clear();
+}
 
 int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
                                              int64_t currentPlannedBytes) {
@@ -398,11 +423,24 @@ bool mlir::memsched::isBetterBudgetOutcome(const sched::BudgetResult &a,
           a.chosen.timeSeconds < b.chosen.timeSeconds);
 }
 
-LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
-                                                const CostModel &costModel,
-                                                const BudgetPassConfig &config,
-                                                BudgetPlanningOutcome *outcome,
-                                                bool quiet) {
+namespace {
+/// What planning inside control-flow bodies did before the function itself
+/// was planned: the figures of the function as it was, for the remark and
+/// the `memsched.fit` dictionary.
+struct PlannedBodies {
+  int64_t count = 0;
+  /// What the bodies' plans do (as `chosen`), joined by '+'.
+  std::string levers;
+  int64_t plannedBeforeBytes = 0;
+  double timeBeforeSeconds = 0;
+};
+} // namespace
+
+/// The budget driver on `func` itself: its top-level ops are the tasks.
+static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
+                                  const BudgetPassConfig &config,
+                                  BudgetPlanningOutcome *outcome, bool quiet,
+                                  const PlannedBodies *bodies) {
   StringRef passName = config.passName;
   bool canSwap = config.allowSwap &&
                  costModel.getDevice().hostToDeviceBandwidth > 0 &&
@@ -574,6 +612,13 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
       diag << "; the device has no host link to swap over";
     diag << ")";
     attachFloorNote(diag, graph, smallest);
+    if (bodies)
+      diag.attachNote(func.getLoc())
+          << "planned inside " << bodies->count << " control-flow bod"
+          << (bodies->count == 1 ? "y" : "ies") << " first, with "
+          << bodies->levers
+          << " (recomputation and in-place writes; swaps are planned "
+             "outside bodies only)";
     if (result->stoppedByTimeLimit)
       diag.attachNote(func.getLoc())
           << "the time limit stopped the search after " << result->trials.size()
@@ -589,10 +634,20 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   SmallVector<NamedAttribute> fields;
   fields.push_back(builder.getNamedAttr(
       "budget_bytes", builder.getI64IntegerAttr(result->budgetBytes)));
+  int64_t plannedBefore =
+      bodies ? bodies->plannedBeforeBytes : input.plannedBytes();
+  double timeBefore =
+      bodies ? bodies->timeBeforeSeconds : input.modeledTimeSeconds;
   fields.push_back(builder.getNamedAttr(
-      "planned_before_bytes", builder.getI64IntegerAttr(input.plannedBytes())));
-  fields.push_back(builder.getNamedAttr(
-      "time_before_s", builder.getF64FloatAttr(input.modeledTimeSeconds)));
+      "planned_before_bytes", builder.getI64IntegerAttr(plannedBefore)));
+  fields.push_back(builder.getNamedAttr("time_before_s",
+                                        builder.getF64FloatAttr(timeBefore)));
+  if (bodies) {
+    fields.push_back(builder.getNamedAttr(
+        "bodies_planned", builder.getI64IntegerAttr(bodies->count)));
+    fields.push_back(builder.getNamedAttr(
+        "bodies_chosen", builder.getStringAttr(bodies->levers)));
+  }
   if (result->searchedFloors)
     fields.push_back(builder.getNamedAttr(
         "smallest_bytes",
@@ -639,12 +694,341 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   if (quiet)
     return success();
   emitRemark(func.getLoc())
-      << passName << ": planned memory " << formatBytes(input.plannedBytes())
-      << " -> " << formatBytes(result->chosen.footprintBytes) << " within "
+      << passName << ": planned memory " << formatBytes(plannedBefore) << " -> "
+      << formatBytes(result->chosen.footprintBytes) << " within "
       << formatBytes(result->budgetBytes) << " with " << chosen
-      << ", modelled time " << llvm::formatv("{0:e3}", input.modeledTimeSeconds)
-      << " s -> " << llvm::formatv("{0:e3}", result->chosen.timeSeconds)
-      << " s";
+      << (bodies
+              ? llvm::formatv(", inside {0} control-flow bod{1} with {2}",
+                              bodies->count, bodies->count == 1 ? "y" : "ies",
+                              bodies->levers)
+                    .str()
+              : std::string())
+      << ", modelled time " << llvm::formatv("{0:e3}", timeBefore) << " s -> "
+      << llvm::formatv("{0:e3}", result->chosen.timeSeconds) << " s";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Planning inside control-flow bodies
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A body of structured control flow as a function of its own: the block's
+/// arguments, then the values it uses from above, are its arguments; what
+/// the block's terminator passes on is what it returns. The budget driver
+/// plans it as any function, and the planned ops go back into the block.
+struct OutlinedBody {
+  Block *body = nullptr;
+  func::FuncOp func;
+  SmallVector<Value> captured;
+};
+} // namespace
+
+/// The bodies the driver may plan inside: those memsched-plan-buffers plans
+/// (one block, run in sequence), of the ops of `func`'s own block. Bodies
+/// nested deeper are planned by the driver on their enclosing body.
+static SmallVector<Block *> getPlannableBodies(func::FuncOp func) {
+  SmallVector<Block *> bodies;
+  for (Operation &op : func.getBody().front())
+    if (hasSequentialBodies(&op))
+      for (Region &region : op.getRegions())
+        if (region.hasOneBlock() &&
+            !region.front().without_terminator().empty())
+          bodies.push_back(&region.front());
+  return bodies;
+}
+
+static OutlinedBody outlineBody(Block &body, func::FuncOp parent) {
+  OutlinedBody outlined;
+  outlined.body = &body;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(*body.getParent(), captured);
+  outlined.captured.assign(captured.begin(), captured.end());
+  SmallVector<Type> inputs(body.getArgumentTypes());
+  for (Value value : captured)
+    inputs.push_back(value.getType());
+  Operation *terminator = body.getTerminator();
+  MLIRContext *context = parent.getContext();
+  auto type = FunctionType::get(context, inputs, terminator->getOperandTypes());
+  Location loc = body.getParentOp()->getLoc();
+  outlined.func = func::FuncOp::create(loc, parent.getSymName(), type);
+  // What the device holds of an argument: offloaded state stays in host
+  // memory, inside the body as outside.
+  for (auto [index, value] : llvm::enumerate(captured))
+    if (auto argument = dyn_cast<BlockArgument>(value))
+      if (argument.getOwner() == &parent.getBody().front())
+        if (Attribute host =
+                parent.getArgAttr(argument.getArgNumber(), kHostMemoryAttrName))
+          outlined.func.setArgAttr(body.getNumArguments() + index,
+                                   kHostMemoryAttrName, host);
+  Block *entry = outlined.func.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(body.getArguments(),
+              entry->getArguments().take_front(body.getNumArguments()));
+  mapping.map(outlined.captured,
+              entry->getArguments().drop_front(body.getNumArguments()));
+  OpBuilder builder = OpBuilder::atBlockEnd(entry);
+  for (Operation &op : body.without_terminator())
+    builder.clone(op, mapping);
+  SmallVector<Value> returned;
+  for (Value operand : terminator->getOperands())
+    returned.push_back(mapping.lookupOrDefault(operand));
+  func::ReturnOp::create(builder, loc, returned);
+  return outlined;
+}
+
+/// The marks that keep ops apart from CSE (a recomputation, an allocation,
+/// a duplicate kept apart): numbered per planned function, from 0.
+static constexpr StringLiteral kApartMarks[] = {
+    kRecomputeAttrName, kAllocationAttrName, kInstanceAttrName};
+
+/// Renumbers the marks of `ops` (a planned body just put back into
+/// `parent`) above every mark of `parent` and above 2^32, the numbers its
+/// own plans use: a recomputation in a body reading only values from above
+/// must not become equal, mark included, to one outside, which CSE would
+/// then merge into it.
+static void renumberApart(ArrayRef<Operation *> ops, func::FuncOp parent) {
+  int64_t next = int64_t(1) << 32;
+  parent.walk([&](Operation *op) {
+    for (StringRef mark : kApartMarks)
+      if (auto number = op->getAttrOfType<IntegerAttr>(mark))
+        next = std::max(next, number.getInt() + 1);
+  });
+  Builder builder(parent.getContext());
+  for (Operation *root : ops)
+    root->walk([&](Operation *op) {
+      for (StringRef mark : kApartMarks)
+        if (op->hasAttr(mark))
+          op->setAttr(mark, builder.getI64IntegerAttr(next++));
+    });
+}
+
+/// Replaces the ops of the outlined body by those of its function, planned.
+static void inlineBody(OutlinedBody &outlined, func::FuncOp parent) {
+  Block &body = *outlined.body;
+  Operation *terminator = body.getTerminator();
+  SmallVector<Operation *> old;
+  for (Operation &op : body.without_terminator())
+    old.push_back(&op);
+  Block &planned = outlined.func.getBody().front();
+  IRMapping mapping;
+  mapping.map(planned.getArguments().take_front(body.getNumArguments()),
+              body.getArguments());
+  mapping.map(planned.getArguments().drop_front(body.getNumArguments()),
+              outlined.captured);
+  OpBuilder builder(terminator);
+  SmallVector<Operation *> inlined;
+  for (Operation &op : planned.without_terminator())
+    inlined.push_back(builder.clone(op, mapping));
+  renumberApart(inlined, parent);
+  for (auto [index, value] :
+       llvm::enumerate(planned.getTerminator()->getOperands()))
+    terminator->setOperand(index, mapping.lookupOrDefault(value));
+  for (Operation *op : llvm::reverse(old))
+    op->erase();
+}
+
+/// What planBodies did.
+struct BodiesPlanned {
+  int64_t changed = 0;
+  /// What the bodies' plans do (their `memsched.fit`'s `chosen`).
+  std::set<std::string> levers;
+  /// Every body was planned as small as it goes: a larger cut changes
+  /// nothing.
+  bool allSmallest = true;
+};
+
+/// Plans inside each body of `func`'s control flow (recursively, as the
+/// driver plans any function): a body whose own footprint is `bytes` is
+/// asked to hold `bytes - cut` (for a `min` budget or a negative `cut`,
+/// its smallest), or as little as it can where that is out of reach.
+static BodiesPlanned planBodies(func::FuncOp func, const CostModel &costModel,
+                                const BudgetPassConfig &config, int64_t cut,
+                                double secondsLeft) {
+  BudgetPassConfig bodyConfig = config;
+  // Swaps stay at the function's level: their events are not modelled
+  // across iterations.
+  bodyConfig.allowSwap = false;
+  BodiesPlanned planned;
+  for (Block *body : getPlannableBodies(func)) {
+    OutlinedBody outlined = outlineBody(*body, func);
+    llvm::scope_exit erase([&] { outlined.func.erase(); });
+    FunctionReport report = analyzeFunction(outlined.func, costModel);
+    if (report.status != TensorGraphStatus::Built)
+      continue;
+    if (secondsLeft > 0) {
+      bodyConfig.remat.timeLimitSeconds = secondsLeft;
+      bodyConfig.swap.timeLimitSeconds = secondsLeft;
+    }
+    // A body out of reach is planned as small as it goes: its error is
+    // not the function's.
+    auto attempt = [&](const Budget &budget) {
+      bodyConfig.budget = budget;
+      ThreadDiagnostics drop(func.getContext(), nullptr);
+      return succeeded(runBudgetPlanning(outlined.func, costModel, bodyConfig,
+                                         /*outcome=*/nullptr,
+                                         /*quiet=*/true));
+    };
+    Budget bytes;
+    bytes.bytes = report.plannedBytes() - cut;
+    Budget smallest;
+    smallest.isMinimum = true;
+    bool metCut =
+        cut >= 0 && !config.budget.isMinimum && bytes.bytes > 0 &&
+        attempt(bytes);
+    if (metCut)
+      planned.allSmallest = false;
+    else if (!attempt(smallest))
+      continue;
+    // What this body's plan does, and the plans of the bodies inside it.
+    if (auto fit = outlined.func->getAttrOfType<DictionaryAttr>(kFitAttrName)) {
+      for (StringRef key : {"chosen", "bodies_chosen"}) {
+        auto levers = fit.getAs<StringAttr>(key);
+        if (!levers)
+          continue;
+        SmallVector<StringRef> names;
+        levers.getValue().split(names, '+');
+        for (StringRef name : names)
+          if (name != "none")
+            planned.levers.insert(name.str());
+      }
+    }
+    inlineBody(outlined, func);
+    ++planned.changed;
+  }
+  return planned;
+}
+
+LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
+                                                const CostModel &costModel,
+                                                const BudgetPassConfig &config,
+                                                BudgetPlanningOutcome *outcome,
+                                                bool quiet) {
+  if (getPlannableBodies(func).empty() || !config.allowRemat)
+    return planFunction(func, costModel, config, outcome, quiet, nullptr);
+  MLIRContext *context = func.getContext();
+  auto emitHeld = [&](std::vector<Diagnostic> &held) {
+    ThreadDiagnostics::emit(context, held);
+  };
+  auto started = std::chrono::steady_clock::now();
+  double timeLimitSeconds =
+      std::max(config.remat.timeLimitSeconds, config.swap.timeLimitSeconds);
+  auto secondsLeft = [&] {
+    std::chrono::duration<double> spent =
+        std::chrono::steady_clock::now() - started;
+    return timeLimitSeconds > 0
+               ? std::max(timeLimitSeconds - spent.count(), 1e-9)
+               : 0.0;
+  };
+
+  // Plans are made on copies; the chosen one becomes the function.
+  auto adopt = [&](func::FuncOp copy) {
+    func.getBody().takeBody(copy.getBody());
+    func->setAttrs(copy->getAttrDictionary());
+  };
+  // The function's own levers first: the bodies as they are.
+  std::vector<Diagnostic> asIsHeld;
+  BudgetPlanningOutcome asIs;
+  LogicalResult asIsResult = failure();
+  func::FuncOp asIsCopy = func.clone();
+  llvm::scope_exit eraseAsIs([&] { asIsCopy.erase(); });
+  {
+    ThreadDiagnostics hold(context, &asIsHeld);
+    asIsResult =
+        planFunction(asIsCopy, costModel, config, &asIs, quiet, nullptr);
+  }
+  auto keepAsIs = [&] {
+    emitHeld(asIsHeld);
+    if (outcome)
+      *outcome = asIs;
+    if (succeeded(asIsResult))
+      adopt(asIsCopy);
+    return asIsResult;
+  };
+  bool tryBodies =
+      asIs.decided && (config.budget.isMinimum || !asIs.result.met);
+  if (!tryBodies)
+    return keepAsIs();
+
+  // Then inside the bodies: each is asked to give up what the function is
+  // over its budget (more, round after round, while that helps), and the
+  // function is planned again around them.
+  FunctionReport input = analyzeFunction(func, costModel);
+  PlannedBodies bodies;
+  bodies.plannedBeforeBytes = input.plannedBytes();
+  bodies.timeBeforeSeconds = input.modeledTimeSeconds;
+  BudgetPassConfig withBodies = config;
+  if (!config.budget.isMinimum) {
+    withBodies.budget = Budget();
+    withBodies.budget.bytes = asIs.result.budgetBytes;
+  }
+  int64_t cut = 0;
+  std::optional<BudgetPlanningOutcome> best;
+  std::vector<Diagnostic> bestHeld;
+  func::FuncOp bestCopy;
+  llvm::scope_exit eraseBest([&] {
+    if (bestCopy)
+      bestCopy.erase();
+  });
+  const BudgetPlanningOutcome *reference = &asIs;
+  // Up to three rounds of growing cuts; where none meets the budget, a last
+  // one with every body as small as it goes (a body planned to a cut can
+  // leave the function worse off than at its smallest).
+  bool smallestTried = false;
+  for (int round = 0; round < 4 && !smallestTried; ++round) {
+    if (round < 3)
+      cut += std::max<int64_t>(reference->result.smallestFootprintBytes -
+                                   asIs.result.budgetBytes,
+                               0);
+    else
+      cut = -1;
+    func::FuncOp copy = func.clone();
+    BodiesPlanned changed =
+        planBodies(copy, costModel, config, cut, secondsLeft());
+    bodies.count = changed.changed;
+    bodies.levers =
+        changed.levers.empty() ? "none" : llvm::join(changed.levers, "+");
+    if (bodies.count == 0) {
+      copy.erase();
+      break;
+    }
+    std::vector<Diagnostic> held;
+    BudgetPlanningOutcome planned;
+    if (timeLimitSeconds > 0) {
+      withBodies.remat.timeLimitSeconds = secondsLeft();
+      withBodies.swap.timeLimitSeconds = secondsLeft();
+    }
+    {
+      ThreadDiagnostics hold(context, &held);
+      (void)planFunction(copy, costModel, withBodies, &planned, quiet, &bodies);
+    }
+    smallestTried = changed.allSmallest;
+    if (!planned.decided ||
+        (best && !isBetterBudgetOutcome(planned.result, best->result,
+                                        config.budget.isMinimum))) {
+      copy.erase();
+      // A cut that no longer helps: the bodies at their smallest next.
+      round = std::max(round, 2);
+      continue;
+    }
+    best = planned;
+    bestHeld = std::move(held);
+    if (bestCopy)
+      bestCopy.erase();
+    bestCopy = copy;
+    reference = &*best;
+    if (planned.result.met)
+      break;
+  }
+  if (!best || !isBetterBudgetOutcome(best->result, asIs.result,
+                                      config.budget.isMinimum))
+    return keepAsIs();
+  emitHeld(bestHeld);
+  if (outcome)
+    *outcome = *best;
+  if (!best->result.met)
+    return failure();
+  adopt(bestCopy);
   return success();
 }
 
@@ -685,21 +1069,16 @@ mlir::memsched::sweepBudgets(func::FuncOp func, const CostModel &costModel,
     llvm::scope_exit eraseCopy([&] { copy.erase(); });
     // An unmet budget is a point of the curve, not an error: the driver's
     // diagnostics are held back and given out only on an internal error.
-    SmallVector<Diagnostic> held;
+    std::vector<Diagnostic> held;
     LogicalResult planned = success();
     {
-      ScopedDiagnosticHandler holdBack(func.getContext(),
-                                       [&](Diagnostic &diagnostic) {
-                                         held.push_back(std::move(diagnostic));
-                                         return success();
-                                       });
+      ThreadDiagnostics holdBack(func.getContext(), &held);
       planned = runBudgetPlanning(copy, costModel, pointConfig, &outcome,
                                   /*quiet=*/true);
     }
     const sched::BudgetResult &result = outcome.result;
     if (!outcome.decided) {
-      for (Diagnostic &diagnostic : held)
-        func.getContext()->getDiagEngine().emit(std::move(diagnostic));
+      ThreadDiagnostics::emit(func.getContext(), held);
       return failure();
     }
     if (result.searchedFloors)

@@ -106,8 +106,7 @@ struct PlannedCopy {
       copy.erase();
   }
   void emitDiagnostics(MLIRContext *context) {
-    for (Diagnostic &diagnostic : diagnostics)
-      context->getDiagEngine().emit(std::move(diagnostic));
+    ThreadDiagnostics::emit(context, diagnostics);
   }
 };
 
@@ -118,16 +117,10 @@ LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
   PlannedCopy without, with;
   without.copy = func.clone();
   with.copy = func.clone();
-  auto holdDiagnostics = [&](PlannedCopy &planned) {
-    return ScopedDiagnosticHandler(context, [&](Diagnostic &diagnostic) {
-      planned.diagnostics.push_back(std::move(diagnostic));
-      return success();
-    });
-  };
   {
     // An offload the function refuses (no parameters, ...) is an error of
     // the option, whatever the plan without it would give.
-    ScopedDiagnosticHandler hold = holdDiagnostics(with);
+    ThreadDiagnostics hold(context, &with.diagnostics);
     if (failed(applyResidentOffload(with.copy, offload, costModel))) {
       with.emitDiagnostics(context);
       return failure();
@@ -147,8 +140,7 @@ LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
       return;
     // A copy that cannot be reordered is planned in the order it has; why
     // is of no use to the user.
-    ScopedDiagnosticHandler drop(context,
-                                 [](Diagnostic &) { return success(); });
+    ThreadDiagnostics drop(context, nullptr);
     scheduling::ReorderOptions options;
     options.algorithm = *algorithm;
     (void)applyReorder(copy, costModel, name, options);
@@ -162,7 +154,7 @@ LogicalResult FitPass::fitWithOrWithoutOffload(func::FuncOp func,
       reorderCopy(with.copy, name.getValue());
   }
   for (PlannedCopy *planned : {&without, &with}) {
-    ScopedDiagnosticHandler hold = holdDiagnostics(*planned);
+    ThreadDiagnostics hold(context, &planned->diagnostics);
     planned->succeeded = succeeded(
         runBudgetPlanning(planned->copy, costModel, config, &planned->outcome));
   }

@@ -24,10 +24,22 @@
 #include "memsched/Scheduling/Swap.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::memsched {
+
+/// Holds back the diagnostics the current thread emits while it lives: into
+/// \p held, or dropped when \p held is null. Other threads' diagnostics
+/// (functions planned in parallel) go on to the handlers registered before.
+class ThreadDiagnostics : public ScopedDiagnosticHandler {
+public:
+  ThreadDiagnostics(MLIRContext *context, std::vector<Diagnostic> *held);
+  /// Emits \p held, in order, to the handlers below any of this kind.
+  static void emit(MLIRContext *context, std::vector<Diagnostic> &held);
+};
 
 /// What a budget pass asks of the driver.
 struct BudgetPassConfig {

@@ -8,12 +8,15 @@ named elementwise ops, fills, transposes, ``tensor.extract_slice`` /
 constants, several results (arguments returned directly among them) and
 private helper functions called with ``func.call``; a quarter of the
 programs are the training-step-like graphs of ``random_graphs``.
-``control_flow_program(rng)`` adds ``scf.for`` / ``scf.if`` holding tensor
-ops, which the passes refuse today; the fuzzer keeps those apart.
+``control_flow_program(rng)`` adds ``scf.for`` / ``scf.if`` /
+``scf.forall`` holding tensor ops, or runs a training step as gradient
+accumulation (``accumulate``); the fuzzer counts those apart.
 
 Every program has one element type (mostly f32) and static shapes, so
 ``memsched-exec-harness`` can run its entry function.
 """
+
+import re
 
 from random_graphs import training_step
 
@@ -492,10 +495,82 @@ def _forall(main, rng, name, shape, result):
         "  }"]
 
 
+def split_types(text):
+    """Splits a comma-separated list of types at the top level."""
+    types, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "<([{"
+        depth -= char in ">)]}"
+        if char == "," and depth == 0:
+            types.append(current.strip())
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        types.append(current.strip())
+    return types
+
+
+def accumulate(text, trips):
+    """Returns `text` with @train_step's body run `trips` times in an
+    scf.for that sums its results: gradient accumulation over
+    micro-batches (the same one each time). `text` has one op per line
+    and its return on a line of its own (as memsched-opt prints it, and as
+    the generators write it)."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines)
+                 if "func.func @train_step(" in line)
+    end = next(i for i in range(start + 1, len(lines))
+               if re.match(r"\s*(func\.)?return\b", lines[i]))
+    returned = re.match(r"\s*(?:func\.)?return\s+(.*?)\s*:\s*(.*)$",
+                        lines[end])
+    values = [v.strip() for v in returned.group(1).split(",")]
+    types = split_types(returned.group(2))
+    indent = re.match(r"\s*", lines[end]).group(0)
+    head = [
+        indent + "%acc_c0 = arith.constant 0 : index",
+        indent + "%acc_c1 = arith.constant 1 : index",
+        indent + "%%acc_trips = arith.constant %d : index" % trips,
+        indent + "%acc_zero = arith.constant 0.0 : f32",
+    ]
+    for index, type_ in enumerate(types):
+        head.append(indent + "%%acc_e%d = tensor.empty() : %s" %
+                    (index, type_))
+        head.append(indent + "%%acc_init%d = linalg.fill ins(%%acc_zero : "
+                    "f32) outs(%%acc_e%d : %s) -> %s" %
+                    (index, index, type_, type_))
+    carried = ", ".join("%%acc_arg%d = %%acc_init%d" % (i, i)
+                        for i in range(len(types)))
+    head.append(indent + "%%acc_loop:%d = scf.for %%acc_i = %%acc_c0 to "
+                "%%acc_trips step %%acc_c1 iter_args(%s) -> (%s) {" %
+                (len(types), carried, ", ".join(types)))
+    tail = []
+    for index, (value, type_) in enumerate(zip(values, types)):
+        tail.append(indent + "  %%acc_sum%d = linalg.add ins(%%acc_arg%d, "
+                    "%s : %s, %s) outs(%%acc_arg%d : %s) -> %s" %
+                    (index, index, value, type_, type_, index, type_, type_))
+    tail.append(indent + "  scf.yield " +
+                ", ".join("%%acc_sum%d" % i for i in range(len(types))) +
+                " : " + ", ".join(types))
+    tail.append(indent + "}")
+    tail.append(indent + "return " +
+                ", ".join("%%acc_loop#%d" % i for i in range(len(types))) +
+                " : " + ", ".join(types))
+    body = ["  " + line for line in lines[start + 1:end]]
+    return "\n".join(lines[:start + 1] + head + body + tail + lines[end + 1:])
+
+
 def control_flow_program(rng):
     """A module whose entry holds ``scf.for``, ``scf.forall`` and/or
     ``scf.if`` with tensor ops inside; returns (text, entry function name,
-    kind)."""
+    kind). One in four is a training step run as gradient accumulation
+    (its whole body in the loop, where the budget driver plans inside)."""
+    if rng.random() < 0.25:
+        step = training_step(rng, shuffle=rng.random() < 0.7,
+                             max_rows=rng.choice([8, 16, 32]),
+                             width=rng.choice([4, 16, 64]))
+        return accumulate(step, rng.randint(1, 3)), "train_step", \
+            "control-flow"
     element = "f32"
     main = _Function(rng, "main", element, _arguments(rng, DIMS))
     _body(main, rng.randint(1, 6), [])
