@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 
 using namespace mlir::memsched::scheduling;
@@ -187,9 +189,78 @@ int64_t mlir::memsched::scheduling::computeMaxLiveBytes(
   return computeLiveStats(Instance(valid, 1)).maxLiveBytes;
 }
 
+static std::optional<OffsetPlan>
+computeOffsets(const std::vector<AllocationRequest> &requests,
+               const OffsetPlanOptions &options, std::string *error);
+
+namespace {
+/// Plans already made, by their requests and options. The budget driver
+/// measures many functions that differ in a few ops and share the rest (a
+/// loop body the same in every candidate around it, a candidate measured
+/// again after cleanup left it as it was); with work limits a plan depends
+/// on nothing else, so it is made once.
+class PlanCache {
+public:
+  static PlanCache &get() {
+    static PlanCache cache;
+    return cache;
+  }
+  static std::vector<int64_t>
+  key(const std::vector<AllocationRequest> &requests,
+      const OffsetPlanOptions &options) {
+    std::vector<int64_t> key = {static_cast<int64_t>(options.algorithm),
+                                options.alignment, options.improveMaxPlacements,
+                                options.exactMaxNodes, options.exactMaxBuffers};
+    key.reserve(key.size() + 4 * requests.size());
+    for (const AllocationRequest &request : requests)
+      key.insert(key.end(),
+                 {request.id, request.start, request.end, request.sizeBytes});
+    return key;
+  }
+  std::optional<OffsetPlan> find(const std::vector<int64_t> &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = plans.find(key);
+    if (it == plans.end())
+      return std::nullopt;
+    return it->second;
+  }
+  void insert(std::vector<int64_t> key, const OffsetPlan &plan) {
+    std::lock_guard<std::mutex> lock(mutex);
+    // Bounded: about 64 MiB of keys and offsets, then it starts over.
+    int64_t size = static_cast<int64_t>(key.size() + plan.offsets.size());
+    if (storedWords + size > (int64_t(1) << 23)) {
+      plans.clear();
+      storedWords = 0;
+    }
+    if (plans.emplace(std::move(key), plan).second)
+      storedWords += size;
+  }
+
+private:
+  std::mutex mutex;
+  std::map<std::vector<int64_t>, OffsetPlan> plans;
+  int64_t storedWords = 0;
+};
+} // namespace
+
 std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
     const std::vector<AllocationRequest> &requests,
     const OffsetPlanOptions &options, std::string *error) {
+  // A wall-clock limit makes the plan depend on the machine: not kept.
+  if (options.timeLimitSeconds > 0)
+    return computeOffsets(requests, options, error);
+  std::vector<int64_t> key = PlanCache::key(requests, options);
+  if (std::optional<OffsetPlan> plan = PlanCache::get().find(key))
+    return plan;
+  std::optional<OffsetPlan> plan = computeOffsets(requests, options, error);
+  if (plan)
+    PlanCache::get().insert(std::move(key), *plan);
+  return plan;
+}
+
+static std::optional<OffsetPlan>
+computeOffsets(const std::vector<AllocationRequest> &requests,
+               const OffsetPlanOptions &options, std::string *error) {
   auto begin = Deadline::Clock::now();
   // The work limits decide the plan; these only cut it short when the
   // caller asks for a wall-clock limit.

@@ -873,9 +873,8 @@ static BodiesPlanned planBodies(func::FuncOp func, const CostModel &costModel,
     bytes.bytes = report.plannedBytes() - cut;
     Budget smallest;
     smallest.isMinimum = true;
-    bool metCut =
-        cut >= 0 && !config.budget.isMinimum && bytes.bytes > 0 &&
-        attempt(bytes);
+    bool metCut = cut >= 0 && !config.budget.isMinimum && bytes.bytes > 0 &&
+                  attempt(bytes);
     if (metCut)
       planned.allSmallest = false;
     else if (!attempt(smallest))
@@ -962,7 +961,6 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     withBodies.budget = Budget();
     withBodies.budget.bytes = asIs.result.budgetBytes;
   }
-  int64_t cut = 0;
   std::optional<BudgetPlanningOutcome> best;
   std::vector<Diagnostic> bestHeld;
   func::FuncOp bestCopy;
@@ -970,28 +968,19 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     if (bestCopy)
       bestCopy.erase();
   });
-  const BudgetPlanningOutcome *reference = &asIs;
-  // Up to three rounds of growing cuts; where none meets the budget, a last
-  // one with every body as small as it goes (a body planned to a cut can
-  // leave the function worse off than at its smallest).
-  bool smallestTried = false;
-  for (int round = 0; round < 4 && !smallestTried; ++round) {
-    if (round < 3)
-      cut += std::max<int64_t>(reference->result.smallestFootprintBytes -
-                                   asIs.result.budgetBytes,
-                               0);
-    else
-      cut = -1;
+  // Plans the bodies of a copy with `cut`, then the copy around them; keeps
+  // it when it is the best outcome so far. Returns what planBodies did.
+  auto tryCut = [&](int64_t cut) {
     func::FuncOp copy = func.clone();
     BodiesPlanned changed =
         planBodies(copy, costModel, config, cut, secondsLeft());
+    if (changed.changed == 0) {
+      copy.erase();
+      return changed;
+    }
     bodies.count = changed.changed;
     bodies.levers =
         changed.levers.empty() ? "none" : llvm::join(changed.levers, "+");
-    if (bodies.count == 0) {
-      copy.erase();
-      break;
-    }
     std::vector<Diagnostic> held;
     BudgetPlanningOutcome planned;
     if (timeLimitSeconds > 0) {
@@ -1002,23 +991,58 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
       ThreadDiagnostics hold(context, &held);
       (void)planFunction(copy, costModel, withBodies, &planned, quiet, &bodies);
     }
-    smallestTried = changed.allSmallest;
     if (!planned.decided ||
         (best && !isBetterBudgetOutcome(planned.result, best->result,
                                         config.budget.isMinimum))) {
       copy.erase();
-      // A cut that no longer helps: the bodies at their smallest next.
-      round = std::max(round, 2);
-      continue;
+      return changed;
     }
     best = planned;
     bestHeld = std::move(held);
     if (bestCopy)
       bestCopy.erase();
     bestCopy = copy;
-    reference = &*best;
-    if (planned.result.met)
-      break;
+    return changed;
+  };
+  int64_t budgetBytes = asIs.result.budgetBytes;
+  auto excess = [&](const BudgetPlanningOutcome &outcome) {
+    return std::max<int64_t>(
+        outcome.result.smallestFootprintBytes - budgetBytes, 0);
+  };
+  if (config.budget.isMinimum) {
+    (void)tryCut(-1);
+  } else {
+    // Up to three rounds of growing cuts while over the budget; where none
+    // meets it, a last one with every body as small as it goes (a body
+    // planned to a cut can leave the function worse off than at its
+    // smallest).
+    int64_t cut = excess(asIs);
+    bool smallestTried = false;
+    for (int round = 0; round < 3 && !smallestTried; ++round) {
+      std::optional<int64_t> before =
+          best ? std::optional(best->result.smallestFootprintBytes)
+               : std::nullopt;
+      BodiesPlanned changed = tryCut(cut);
+      smallestTried = changed.allSmallest;
+      if (changed.changed == 0 || (best && best->result.met))
+        break;
+      // A cut that no longer helps: the bodies at their smallest next.
+      if (!best || (before && best->result.smallestFootprintBytes >= *before))
+        break;
+      cut += excess(*best);
+    }
+    if (!smallestTried && !(best && best->result.met))
+      (void)tryCut(-1);
+    // A body planned as a function holds more than the same ops as a
+    // body (a function's arguments are not a loop's carried values), so a
+    // cut often leaves the budget well met: smaller cuts recompute less.
+    for (int relax = 0; relax < 2 && best && best->result.met; ++relax) {
+      int64_t slack = budgetBytes - best->result.chosen.footprintBytes;
+      if (slack <= budgetBytes / 100 || slack >= cut)
+        break;
+      cut -= slack;
+      (void)tryCut(cut);
+    }
   }
   if (!best || !isBetterBudgetOutcome(best->result, asIs.result,
                                       config.budget.isMinimum))
