@@ -33,6 +33,8 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 #include <numeric>
 
 using namespace mlir;
@@ -334,18 +336,53 @@ static bool isComputedInForallTile(Operation *op, OpOperand &init) {
   });
 }
 
+/// Whether `op` reshapes its source in place (a view of the same buffer).
+static bool isReshapeView(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) &&
+         getViewSource(op);
+}
+
 /// Whether nested destination-style `op` writes its result into `init`'s
 /// buffer for sure, as one-shot bufferization does when nothing reads that
-/// buffer afterwards: `init` is read by `op` alone (and, besides as its
-/// destination, only elementwise), and is a loop-carried block argument or
-/// the result of a computation of the same block. Anything else counts as
-/// an allocation.
+/// buffer afterwards: the buffer (`init`, or what the reshapes `init` is
+/// made by view) is read otherwise only as an input of destination-style
+/// ops before `op` in the block (directly or through reshapes), `op`
+/// reads it besides as its destination only through `init` and
+/// elementwise, and it is a loop-carried block argument or the result of a
+/// computation of the same block. Anything else counts as an allocation.
+/// (Counting one where bufferization writes in place is not a safe side:
+/// two lifetimes can pack where the one they make would not.)
 static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
   Value value = init.get();
-  if (!llvm::all_of(value.getUsers(),
-                    [&](Operation *user) { return user == op; }))
+  Block *block = op->getBlock();
+  Value root = value;
+  while (Operation *def = root.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      break;
+    if (!isReshapeView(def))
+      return false;
+    root = getViewSource(def);
+  }
+  // Every use of `viewed` (a view of the buffer) is `op` or a read before.
+  std::function<bool(Value)> readBeforeOp = [&](Value viewed) {
+    return llvm::all_of(viewed.getUsers(), [&](Operation *user) {
+      if (user == op)
+        return viewed == value;
+      if (isReshapeView(user))
+        return readBeforeOp(user->getResult(0));
+      if (user->getBlock() != block || !user->isBeforeInBlock(op) ||
+          getViewCandidateSource(user))
+        return false;
+      auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+      return dps && llvm::all_of(user->getOpOperands(), [&](OpOperand &use) {
+               return use.get() != viewed || dps.isDpsInput(&use);
+             });
+    });
+  };
+  if (!readBeforeOp(root))
     return false;
-  if (!value.hasOneUse()) {
+  if (llvm::count_if(op->getOpOperands(),
+                     [&](OpOperand &use) { return use.get() == value; }) > 1) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
       return false;
@@ -354,16 +391,16 @@ static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
           !linalgOp.getMatchingIndexingMap(&use).isIdentity())
         return false;
   }
-  if (auto argument = dyn_cast<BlockArgument>(value)) {
+  if (auto argument = dyn_cast<BlockArgument>(root)) {
     auto loop =
         dyn_cast<LoopLikeOpInterface>(argument.getOwner()->getParentOp());
-    return loop && argument.getOwner() == op->getBlock() &&
+    return loop && argument.getOwner() == block &&
            llvm::is_contained(loop.getRegionIterArgs(), argument);
   }
-  if (isComputedInForallTile(op, init))
+  if (root == value && isComputedInForallTile(op, init))
     return true;
-  Operation *def = value.getDefiningOp();
-  return def->getBlock() == op->getBlock() && !getViewSource(def) &&
+  Operation *def = root.getDefiningOp();
+  return def->getBlock() == block && !getViewSource(def) &&
          !isa<tensor::EmptyOp>(def) &&
          !def->hasTrait<OpTrait::ConstantLike>() &&
          !isStructuredControlFlow(def);

@@ -20,7 +20,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <set>
+#include <tuple>
 
 using namespace mlir::memsched::scheduling;
 using namespace mlir::memsched::scheduling::detail;
@@ -246,16 +248,62 @@ private:
 std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
     const std::vector<AllocationRequest> &requests,
     const OffsetPlanOptions &options, std::string *error) {
-  // A wall-clock limit makes the plan depend on the machine: not kept.
-  if (options.timeLimitSeconds > 0)
-    return computeOffsets(requests, options, error);
-  std::vector<int64_t> key = PlanCache::key(requests, options);
-  if (std::optional<OffsetPlan> plan = PlanCache::get().find(key))
+  // The plan depends only on which lifetimes overlap and on the sizes: the
+  // steps are ranked, and the requests taken in the order of their ranked
+  // lifetimes and sizes, so that two numberings of one program (a tensor
+  // body and its bufferized form) get one plan. Invalid requests are
+  // reported as given.
+  if (!validate(requests, options.alignment, error))
+    return std::nullopt;
+  std::vector<int64_t> times;
+  times.reserve(2 * requests.size());
+  for (const AllocationRequest &request : requests) {
+    times.push_back(request.start);
+    times.push_back(request.end);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  auto rank = [&](int64_t time) {
+    return static_cast<int64_t>(
+        std::lower_bound(times.begin(), times.end(), time) - times.begin());
+  };
+  std::vector<AllocationRequest> ranked(requests.size());
+  for (size_t index = 0; index < requests.size(); ++index)
+    ranked[index] = {0, rank(requests[index].start), rank(requests[index].end),
+                     requests[index].sizeBytes};
+  std::vector<size_t> order(requests.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_tuple(ranked[a].start, ranked[a].end,
+                           ranked[a].sizeBytes) <
+           std::make_tuple(ranked[b].start, ranked[b].end, ranked[b].sizeBytes);
+  });
+  std::vector<AllocationRequest> canonical(requests.size());
+  for (size_t position = 0; position < order.size(); ++position) {
+    canonical[position] = ranked[order[position]];
+    canonical[position].id = static_cast<int64_t>(position);
+  }
+  auto restore = [&](OffsetPlan plan) {
+    std::vector<int64_t> offsets(requests.size(), 0);
+    for (size_t position = 0; position < order.size(); ++position)
+      offsets[order[position]] = plan.offsets[position];
+    plan.offsets = std::move(offsets);
     return plan;
-  std::optional<OffsetPlan> plan = computeOffsets(requests, options, error);
-  if (plan)
+  };
+  // A wall-clock limit makes the plan depend on the machine: not kept.
+  if (options.timeLimitSeconds > 0) {
+    std::optional<OffsetPlan> plan = computeOffsets(canonical, options, error);
+    return plan ? std::optional(restore(std::move(*plan))) : std::nullopt;
+  }
+  std::vector<int64_t> key = PlanCache::key(canonical, options);
+  std::optional<OffsetPlan> plan = PlanCache::get().find(key);
+  if (!plan) {
+    plan = computeOffsets(canonical, options, error);
+    if (!plan)
+      return std::nullopt;
     PlanCache::get().insert(std::move(key), *plan);
-  return plan;
+  }
+  return restore(std::move(*plan));
 }
 
 static std::optional<OffsetPlan>
