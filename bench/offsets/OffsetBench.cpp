@@ -62,6 +62,8 @@ struct Settings {
 /// Options of auto and exact under \p settings' limits.
 OffsetPlanOptions limitedOptions(const Settings &settings) {
   OffsetPlanOptions options;
+  // Each run plans: the planner is what is measured.
+  options.reusePlans = false;
   options.timeLimitSeconds = settings.timeLimit;
   if (settings.exactMaxNodes >= 0)
     options.exactMaxNodes = settings.exactMaxNodes;

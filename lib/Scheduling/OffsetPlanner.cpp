@@ -291,7 +291,7 @@ std::optional<OffsetPlan> mlir::memsched::scheduling::planOffsets(
     return plan;
   };
   // A wall-clock limit makes the plan depend on the machine: not kept.
-  if (options.timeLimitSeconds > 0) {
+  if (options.timeLimitSeconds > 0 || !options.reusePlans) {
     std::optional<OffsetPlan> plan = computeOffsets(canonical, options, error);
     return plan ? std::optional(restore(std::move(*plan))) : std::nullopt;
   }

@@ -94,6 +94,12 @@ struct OffsetPlanOptions {
   /// fails on, a group of more than 4096 buffers whose lifetimes chain
   /// together.)
   int64_t exactMaxBuffers = 64;
+  /// Whether a plan made before in this process for the same requests (up
+  /// to the numbering of their steps and their order) and options may be
+  /// returned instead of planning again. Without a wall-clock limit the
+  /// plan is the same either way; what the planner's time is measured on
+  /// turns it off.
+  bool reusePlans = true;
 };
 
 /// A plan.
