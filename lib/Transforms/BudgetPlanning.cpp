@@ -971,6 +971,9 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   // Plans the bodies of a copy with `cut`, then the copy around them; keeps
   // it when it is the best outcome so far. Returns what planBodies did.
   auto tryCut = [&](int64_t cut) {
+    // Past the time limit, what was found stands.
+    if (timeLimitSeconds > 0 && secondsLeft() <= 1e-9)
+      return BodiesPlanned();
     func::FuncOp copy = func.clone();
     BodiesPlanned changed =
         planBodies(copy, costModel, config, cut, secondsLeft());
