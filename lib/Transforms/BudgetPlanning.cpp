@@ -879,19 +879,24 @@ static BodiesPlanned planBodies(func::FuncOp func, const CostModel &costModel,
       planned.allSmallest = false;
     else if (!attempt(smallest))
       continue;
-    // What this body's plan does, and the plans of the bodies inside it.
+    // What this body's plan does, and the plans of the bodies inside it;
+    // a body whose plan does nothing stays as it is.
+    std::set<std::string> levers;
     if (auto fit = outlined.func->getAttrOfType<DictionaryAttr>(kFitAttrName)) {
       for (StringRef key : {"chosen", "bodies_chosen"}) {
-        auto levers = fit.getAs<StringAttr>(key);
-        if (!levers)
+        auto named = fit.getAs<StringAttr>(key);
+        if (!named)
           continue;
         SmallVector<StringRef> names;
-        levers.getValue().split(names, '+');
+        named.getValue().split(names, '+');
         for (StringRef name : names)
           if (name != "none")
-            planned.levers.insert(name.str());
+            levers.insert(name.str());
       }
     }
+    if (levers.empty())
+      continue;
+    planned.levers.insert(levers.begin(), levers.end());
     inlineBody(outlined, func);
     ++planned.changed;
   }
@@ -982,8 +987,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
       return changed;
     }
     bodies.count = changed.changed;
-    bodies.levers =
-        changed.levers.empty() ? "none" : llvm::join(changed.levers, "+");
+    bodies.levers = llvm::join(changed.levers, "+");
     std::vector<Diagnostic> held;
     BudgetPlanningOutcome planned;
     if (timeLimitSeconds > 0) {
