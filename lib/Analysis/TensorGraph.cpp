@@ -219,12 +219,41 @@ static Value getViewSource(Operation *op) {
   return layout->identity ? source : Value();
 }
 
+/// Whether the buffer one-shot bufferization gives `value` may have a
+/// layout other than the identity in its type: a slice, a view of such a
+/// buffer, or a choice (`scf.if`, `scf.index_switch`, `scf.execute_region`)
+/// one of whose regions yields such a buffer, which bufferization then gives
+/// a fully dynamic layout.
+static bool mayHaveStridedType(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tensor::ExtractSliceOp>(def))
+    return true;
+  if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(def)) {
+    unsigned index = cast<OpResult>(value).getResultNumber();
+    return llvm::any_of(def->getRegions(), [&](Region &region) {
+      return llvm::any_of(region, [&](Block &block) {
+        Operation *terminator = block.getTerminator();
+        return index < terminator->getNumOperands() &&
+               mayHaveStridedType(terminator->getOperand(index));
+      });
+    });
+  }
+  Value source = getViewSource(def);
+  return source && mayHaveStridedType(source);
+}
+
 /// Whether one-shot bufferization copies `value` where the function returns
 /// it: with identity layouts at the function boundary, a returned view with
 /// an offset or strides other than row-major is copied into a new buffer
-/// right before the return (a view of unknown layout counts as copied).
+/// right before the return (a view of unknown layout counts as copied), and
+/// so is a choice's result whose type has a dynamic layout.
 static bool isCopiedOnReturn(Value value) {
   Operation *def = value.getDefiningOp();
+  if (isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
+          def))
+    return mayHaveStridedType(value);
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!def || !getViewSource(def) || !type || !type.hasStaticShape())
     return false;
