@@ -34,7 +34,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
-
 #include <numeric>
 
 using namespace mlir;
@@ -251,8 +250,7 @@ static bool mayHaveStridedType(Value value) {
 /// so is a choice's result whose type has a dynamic layout.
 static bool isCopiedOnReturn(Value value) {
   Operation *def = value.getDefiningOp();
-  if (isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
-          def))
+  if (isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(def))
     return mayHaveStridedType(value);
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!def || !getViewSource(def) || !type || !type.hasStaticShape())

@@ -314,9 +314,7 @@ computeOffsets(const std::vector<AllocationRequest> &requests,
   // caller asks for a wall-clock limit.
   Deadline deadline(options.timeLimitSeconds);
   Deadline improveDeadline(options.timeLimitSeconds / 2);
-  if (!validate(requests, options.alignment, error))
-    return std::nullopt;
-
+  // planOffsets validated the requests.
   Instance instance(requests, options.alignment);
   LiveStats stats = computeLiveStats(instance);
   OffsetPlan plan;

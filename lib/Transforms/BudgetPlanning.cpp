@@ -69,6 +69,31 @@ int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
 }
 
 namespace {
+/// The budget passes' optional wall-clock limit, counted from construction.
+class TimeLimit {
+public:
+  explicit TimeLimit(const BudgetPassConfig &config)
+      : seconds(std::max(config.remat.timeLimitSeconds,
+                         config.swap.timeLimitSeconds)),
+        started(std::chrono::steady_clock::now()) {}
+  bool isSet() const { return seconds > 0; }
+  bool isOver() const { return isSet() && spent() >= seconds; }
+  /// What is left for a planner: at least 1e-9 s while a limit is set (a
+  /// planner reads 0 as none), 0 without one.
+  double left() const {
+    return isSet() ? std::max(seconds - spent(), 1e-9) : 0.0;
+  }
+
+private:
+  double spent() const {
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - started;
+    return elapsed.count();
+  }
+  double seconds;
+  std::chrono::steady_clock::time_point started;
+};
+
 /// Standard cleanup, as `-canonicalize` and `-cse` apply it (in either
 /// order): every loaded dialect's and registered op's canonicalization
 /// patterns, collected once.
@@ -436,6 +461,13 @@ struct PlannedBodies {
 };
 } // namespace
 
+/// "N control-flow body" or "N control-flow bodies".
+static std::string describeBodies(const PlannedBodies &bodies) {
+  return llvm::formatv("{0} control-flow bod{1}", bodies.count,
+                       bodies.count == 1 ? "y" : "ies")
+      .str();
+}
+
 /// The budget driver on `func` itself: its top-level ops are the tasks.
 static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
                                   const BudgetPassConfig &config,
@@ -501,14 +533,7 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   }
   // The pass's time limit bounds the driver's whole search (both forms
   // below), not only each planner run.
-  double timeLimitSeconds =
-      std::max(config.remat.timeLimitSeconds, config.swap.timeLimitSeconds);
-  auto started = std::chrono::steady_clock::now();
-  auto secondsLeft = [&] {
-    std::chrono::duration<double> spent =
-        std::chrono::steady_clock::now() - started;
-    return timeLimitSeconds - spent.count();
-  };
+  TimeLimit timeLimit(config);
 
   // Plans are made on a copy, which becomes the function only if a plan is
   // chosen. Every candidate keeps its duplicate ops apart (two pads of one
@@ -549,8 +574,8 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
              << func.getSymName() << "'";
     sched::BudgetDriverOptions planOptions = options;
     planOptions.inputPeakTransientBytes = inputLaidOut.peakTransientBytes;
-    if (timeLimitSeconds > 0)
-      planOptions.timeLimitSeconds = std::max(secondsLeft(), 1e-9);
+    if (timeLimit.isSet())
+      planOptions.timeLimitSeconds = timeLimit.left();
     planning.evaluator = std::make_unique<FunctionEvaluator>(
         planning.laidOut, *planning.graph, costModel, config, strategies,
         inputLaidOut.peakTransientBytes, cleanup);
@@ -570,7 +595,7 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   // A cheap test of whether canonicalization changed anything; past the
   // time limit, the plan from the function as it is stands (its footprint
   // was measured after cleanup too).
-  bool outOfTime = timeLimitSeconds > 0 && secondsLeft() <= 0;
+  bool outOfTime = timeLimit.isOver();
   bool canonicalDiffers = countOps(canonical) != countOps(func);
   if (outOfTime && canonicalDiffers)
     asIs.result->stoppedByTimeLimit = true;
@@ -614,8 +639,7 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
     attachFloorNote(diag, graph, smallest);
     if (bodies)
       diag.attachNote(func.getLoc())
-          << "planned inside " << bodies->count << " control-flow bod"
-          << (bodies->count == 1 ? "y" : "ies") << " first, with "
+          << "planned inside " << describeBodies(*bodies) << " first, with "
           << bodies->levers
           << " (recomputation and in-place writes; swaps are planned "
              "outside bodies only)";
@@ -697,12 +721,9 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
       << passName << ": planned memory " << formatBytes(plannedBefore) << " -> "
       << formatBytes(result->chosen.footprintBytes) << " within "
       << formatBytes(result->budgetBytes) << " with " << chosen
-      << (bodies
-              ? llvm::formatv(", inside {0} control-flow bod{1} with {2}",
-                              bodies->count, bodies->count == 1 ? "y" : "ies",
-                              bodies->levers)
-                    .str()
-              : std::string())
+      << (bodies ? ", inside " + describeBodies(*bodies) + " with " +
+                       bodies->levers
+                 : std::string())
       << ", modelled time " << llvm::formatv("{0:e3}", timeBefore) << " s -> "
       << llvm::formatv("{0:e3}", result->chosen.timeSeconds) << " s";
   return success();
@@ -831,7 +852,8 @@ static void inlineBody(OutlinedBody &outlined, func::FuncOp parent) {
 /// What planBodies did.
 struct BodiesPlanned {
   int64_t changed = 0;
-  /// What the bodies' plans do (their `memsched.fit`'s `chosen`).
+  /// What the bodies' plans do (their `memsched.fit`'s `chosen` and
+  /// `bodies_chosen`).
   std::set<std::string> levers;
   /// Every body was planned as small as it goes: a larger cut changes
   /// nothing.
@@ -846,8 +868,8 @@ static BodiesPlanned planBodies(func::FuncOp func, const CostModel &costModel,
                                 const BudgetPassConfig &config, int64_t cut,
                                 double secondsLeft) {
   BudgetPassConfig bodyConfig = config;
-  // Swaps stay at the function's level: their events are not modelled
-  // across iterations.
+  // Swaps stay at the function's level: a swapped-out buffer is freed when
+  // its copy ends, which the body model does not simulate.
   bodyConfig.allowSwap = false;
   BodiesPlanned planned;
   for (Block *body : getPlannableBodies(func)) {
@@ -911,19 +933,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   if (getPlannableBodies(func).empty() || !config.allowRemat)
     return planFunction(func, costModel, config, outcome, quiet, nullptr);
   MLIRContext *context = func.getContext();
-  auto emitHeld = [&](std::vector<Diagnostic> &held) {
-    ThreadDiagnostics::emit(context, held);
-  };
-  auto started = std::chrono::steady_clock::now();
-  double timeLimitSeconds =
-      std::max(config.remat.timeLimitSeconds, config.swap.timeLimitSeconds);
-  auto secondsLeft = [&] {
-    std::chrono::duration<double> spent =
-        std::chrono::steady_clock::now() - started;
-    return timeLimitSeconds > 0
-               ? std::max(timeLimitSeconds - spent.count(), 1e-9)
-               : 0.0;
-  };
+  TimeLimit timeLimit(config);
 
   // Plans are made on copies; the chosen one becomes the function.
   auto adopt = [&](func::FuncOp copy) {
@@ -942,7 +952,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
         planFunction(asIsCopy, costModel, config, &asIs, quiet, nullptr);
   }
   auto keepAsIs = [&] {
-    emitHeld(asIsHeld);
+    ThreadDiagnostics::emit(context, asIsHeld);
     if (outcome)
       *outcome = asIs;
     if (succeeded(asIsResult))
@@ -977,11 +987,11 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   // it when it is the best outcome so far. Returns what planBodies did.
   auto tryCut = [&](int64_t cut) {
     // Past the time limit, what was found stands.
-    if (timeLimitSeconds > 0 && secondsLeft() <= 1e-9)
+    if (timeLimit.isOver())
       return BodiesPlanned();
     func::FuncOp copy = func.clone();
     BodiesPlanned changed =
-        planBodies(copy, costModel, config, cut, secondsLeft());
+        planBodies(copy, costModel, config, cut, timeLimit.left());
     if (changed.changed == 0) {
       copy.erase();
       return changed;
@@ -990,9 +1000,9 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
     bodies.levers = llvm::join(changed.levers, "+");
     std::vector<Diagnostic> held;
     BudgetPlanningOutcome planned;
-    if (timeLimitSeconds > 0) {
-      withBodies.remat.timeLimitSeconds = secondsLeft();
-      withBodies.swap.timeLimitSeconds = secondsLeft();
+    if (timeLimit.isSet()) {
+      withBodies.remat.timeLimitSeconds = timeLimit.left();
+      withBodies.swap.timeLimitSeconds = timeLimit.left();
     }
     {
       ThreadDiagnostics hold(context, &held);
@@ -1054,7 +1064,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   if (!best || !isBetterBudgetOutcome(best->result, asIs.result,
                                       config.budget.isMinimum))
     return keepAsIs();
-  emitHeld(bestHeld);
+  ThreadDiagnostics::emit(context, bestHeld);
   if (outcome)
     *outcome = *best;
   if (!best->result.met)
