@@ -9,7 +9,10 @@ with recomputation only, and 0.6x and min with parameters and gradients in
 host memory, offload=params,grads), one run of ``python3 -m memsched.run`` gives side by
 side: the measured device peak and the planned device memory (resident
 copies + arena), the measured run time and kernel time and the modelled
-time. Results are checked against the CPU for the examples and against the
+time. Models ending in ``_loop`` (mlp_loop, cnn_loop, chain_loop,
+resnet18_loop) are the model's step run over 4 micro-batches in an
+``scf.for`` that sums its results (gradient accumulation, as
+bench/accumulation.py wraps it). Results are checked against the CPU for the examples and against the
 unoptimised program on the GPU for zoo models.
 
 Then matmuls of 1024, 2048 and 4096 (float32, square) time our kernel (the
@@ -61,6 +64,12 @@ MODELS = {
     "resnet50": (os.path.join(ROOT, "bench", "models", "resnet50.mlir.gz"),
                  "gpu"),
 }
+# Gradient accumulation: the model's step run in an scf.for over LOOP_TRIPS
+# micro-batches, its results summed (bench/accumulation.py); made from the
+# model by --prepare.
+LOOPS = {"mlp_loop": "mlp", "cnn_loop": "cnn", "chain_loop": "chain",
+         "resnet18_loop": "resnet18"}
+LOOP_TRIPS = 4
 CONFIGS = [("", True, True, ""), ("0.9x", True, True, ""),
            ("0.8x", True, True, ""), ("0.7x", True, True, ""),
            ("0.7x", True, False, ""), ("0.5x", True, True, ""),
@@ -265,13 +274,39 @@ def _execute(executable, env, timeout=None):
     return stdout, stderr
 
 
-def _configs(models, budgets=None):
+def _loop_model(name, directory):
+    """Writes LOOPS[name]'s step wrapped in a loop to `directory`."""
+    import gzip
+    sys.path.insert(0, os.path.join(ROOT, "test", "python", "Inputs"))
+    from random_programs import accumulate
+    path = MODELS[LOOPS[name]][0]
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as handle:
+        source = handle.read()
+    # accumulate() wants one op per line, as memsched-opt prints.
+    import memsched
+    opt = os.path.join(os.path.dirname(os.path.abspath(memsched.__file__)),
+                       "..", "..", "bin", "memsched-opt")
+    printed = subprocess.run([opt, "-"], input=source, capture_output=True,
+                             text=True, check=True).stdout
+    loop = os.path.join(directory, name + ".mlir")
+    with open(loop, "w") as handle:
+        handle.write(accumulate(printed, LOOP_TRIPS))
+    return loop
+
+
+def _configs(models, budgets=None, directory=None):
     """(model, path, reference, budget, remat, swap, offload) of each run;
     `budgets`
-    ("none,0.5x,min": a subset of CONFIGS' budgets) keeps only those."""
+    ("none,0.5x,min": a subset of CONFIGS' budgets) keeps only those.
+    Loop models are written to `directory`."""
     kept = None if budgets is None else set(budgets.split(","))
     for name in models.split(","):
-        path, reference = MODELS[name]
+        if name in LOOPS:
+            path = _loop_model(name, directory)
+            reference = MODELS[LOOPS[name]][1]
+        else:
+            path, reference = MODELS[name]
         for budget, remat, swap, offload in CONFIGS:
             if kept is None or (budget or "none") in kept:
                 yield name, path, reference, budget, remat, swap, offload
@@ -296,7 +331,7 @@ def prepare(args):
     manifest = {"runs": [], "matmul": [], "failed": []}
     references = {}
     for name, path, reference, budget, remat, swap, offload in _configs(
-            args.models, args.budgets):
+            args.models, args.budgets, args.prepare):
         label = "%s_%s_%s" % (name, (budget or "none").replace(".", "p"),
                               _plan_name(swap, offload).replace("+", "_"))
         argv = model_argv(path, reference, budget, remat, swap, offload,
@@ -522,7 +557,7 @@ def main():
     rows = []
     _print_header()
     for name, path, reference, budget, remat, swap, offload in _configs(
-            args.models, args.budgets):
+            args.models, args.budgets, tempfile.mkdtemp(prefix="loops-")):
         try:
             report = run_model(path, reference, budget, remat, swap, offload,
                                extra)

@@ -16,6 +16,7 @@
 #include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -37,13 +38,17 @@ struct DeviceAllocationsPass
 } // namespace
 
 /// Whether host code may run `op` on device buffers: it only computes
-/// addresses, allocates, copies, or is a kernel-to-be.
+/// addresses, allocates, copies, is a kernel-to-be, or is structured control
+/// flow that passes buffers on to its regions and results (the ops inside
+/// are checked on their own).
 static bool runsOnDeviceBuffers(Operation *op) {
   // Views (subview, cast, reshapes, reinterpret_cast, view) only compute
   // addresses.
   return isa<linalg::LinalgOp, ViewLikeOpInterface, memref::AllocOp,
              memref::DeallocOp, memref::CopyOp, memref::DimOp,
-             memref::GetGlobalOp, func::ReturnOp>(op) ||
+             memref::GetGlobalOp, func::ReturnOp, scf::ForOp, scf::WhileOp,
+             scf::ConditionOp, scf::IfOp, scf::IndexSwitchOp,
+             scf::ExecuteRegionOp, scf::YieldOp>(op) ||
          isa<gpu::GPUDialect>(op->getDialect());
 }
 

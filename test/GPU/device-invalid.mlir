@@ -44,6 +44,20 @@ func.func @host_load(%a: memref<4xf32>) -> f32 {
 
 // -----
 
+// A loop may carry device buffers; what its body does with them is checked.
+func.func @load_in_loop(%a: memref<4xf32>, %n: index) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (memref<4xf32>) {
+    // expected-error @below {{memsched-device-allocations: 'memref.load' would access device memory from the host}}
+    %v = memref.load %x[%c0] : memref<4xf32>
+    scf.yield %x : memref<4xf32>
+  }
+  return %r : memref<4xf32>
+}
+
+// -----
+
 func.func @nested(%a: memref<4xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
