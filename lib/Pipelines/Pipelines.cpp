@@ -111,11 +111,13 @@ void mlir::memsched::buildOptimizePipeline(
   // Calls first: what a callee holds while it runs becomes the call's
   // workspace, which the function passes below count.
   pm.addPass(createMemschedAnnotateCallsPass());
-  // With a budget and offload=, memsched-fit plans both ways, reordering
-  // each way's copy from the input's order itself, and keeps the better.
-  // Without a budget there is nothing to weigh an offload against: it is
-  // applied first, so that the order is made for the offloaded function.
-  bool fitReorders = !options.offload.empty() && !options.budget.empty();
+  // With a budget, memsched-fit reorders copies of the function itself and
+  // also plans the input's order (and the offloaded function, with
+  // offload=), keeping the best: the order of the smallest peak is not
+  // always the one recomputation does best from. Without a budget there is
+  // nothing to weigh an offload against: it is applied first, so that the
+  // order is made for the offloaded function.
+  bool fitReorders = !options.budget.empty();
   if (!options.offload.empty() && !fitReorders) {
     MemschedOffloadPassOptions offloadOptions;
     offloadOptions.offload.assign(options.offload.begin(),

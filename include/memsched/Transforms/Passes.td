@@ -290,9 +290,10 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
                "Resident state that may move to host memory: params, grads, "
                "optimizer (also planned without; the better is kept)">,
     Option<"reorder", "reorder", "std::string", "\"\"",
-           "With offload: memsched-reorder's algorithm, run on each way's "
-           "copy of the function before it is planned (empty: the offloaded "
-           "copy is reordered again only when the function was reordered)">,
+           "memsched-reorder's algorithm: the function is also planned "
+           "reordered (and so is the offloaded copy), and the better kept "
+           "(empty: planned in its order; an offloaded copy is reordered "
+           "again only when the function was reordered)">,
     Option<"allowRemat", "allow-remat", "bool", "true",
            "Consider recomputation">,
     Option<"allowSwap", "allow-swap", "bool", "true",
