@@ -3,7 +3,8 @@
 
     PYTHONPATH=build/python_packages python3 bench/fuzz.py --seeds 0-9999
         [--opt build/bin/memsched-opt] [--save DIR] [--exec-ops 40]
-        [--exec-rate 0.5] [--subprocess-every 5] [--timeout 120]
+        [--exec-rate 0.5] [--gpu-rate 0.3] [--subprocess-every 5]
+        [--timeout 120]
 
 Program ``seed`` is ``random_programs.program`` (one in ten
 ``control_flow_program``) of ``random.Random(seed)``; the same generator
@@ -28,6 +29,12 @@ Checks, each a failure class of the summary:
   memsched-to-cpu-pipeline + mlir-runner) not bit-identical to the input's,
   on programs of at most ``--exec-ops`` ops, for a random share
   (``--exec-rate``) of the passes that succeed;
+- device: on the same small programs, for a share (``--gpu-rate``), the
+  device pipeline with kernels emulated on the host (``python3 -m
+  memsched.run --emulate``, as given, with memsched-optimize at ``min`` or
+  at 0.8x): its results not bit-identical to the CPU pipeline's, or the
+  device high-water mark not the planned device memory (a refusal with a
+  clear error is an outcome, not a failure);
 - ir-changed: with memsched-opt (every ``--subprocess-every``-th program),
   a single pass that fails prints the IR after failure and the function it
   failed on differs from the input's;
@@ -80,7 +87,9 @@ BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
 CRASH_MARKERS = ["LLVM ERROR", "Stack dump", "PLEASE submit a bug report"]
 FAILURE_CLASSES = ["crash", "timeout", "slow", "verifier", "diagnostic",
                    "nondeterministic", "budget", "json", "wrong-result",
-                   "ir-changed", "plan"]
+                   "device", "ir-changed", "plan"]
+# The emulated device runs' budgets (memsched.run --budget; "" for none).
+DEVICE_BUDGETS = ["", "min", "0.8x"]
 SINGLE_PASSES = ["memsched-report", "reorder", "inplace", "remat", "swap",
                  "fit"]
 CONTROL_FLOW_SHARE = 0.1
@@ -288,7 +297,46 @@ class Worker:
                          "CPU results differ from the input's: %s"
                          % (results if isinstance(results, str)
                             else "bits differ"))
+        if execute and rng.random() < self.args.gpu_rate:
+            budget = rng.choice(DEVICE_BUDGETS)
+            label = "device-emulated"
+            pipeline = device_pipeline(entry, budget)
+            self.say("pass", label, pipeline)
+            stats["passes"] += 1
+            report = self.device(text, entry, budget)
+            if isinstance(report, str):
+                outcomes[label] = first_error(report)
+                self.check_error(fail, label, pipeline, report)
+            else:
+                outcomes[label] = "ok"
+                check = report.get("check") or {}
+                if not check.get("identical"):
+                    fail("device", label, pipeline, "results differ from "
+                         "the CPU pipeline's: %d of %d elements" % (
+                             check.get("differing", -1),
+                             check.get("elements", -1)))
+                if not report.get("peak_matches_plan"):
+                    fail("device", label, pipeline, "device peak %s B, "
+                         "planned %s B" % (report.get("device_peak_bytes"),
+                                           report.get("planned_device_bytes")))
         return kind, stats, failures, outcomes
+
+    def device(self, text, entry, budget):
+        """The report of memsched.run on ``text`` with emulated kernels, or
+        an error message."""
+        import memsched.run as runner
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir") as handle:
+            handle.write(text)
+            handle.flush()
+            argv = [handle.name, "--emulate", "--func", entry,
+                    "--tolerance", "exact"]
+            if budget:
+                argv += ["--budget", budget]
+            try:
+                return runner.run(runner.build_parser().parse_args(argv))
+            except runner.RunError as error:
+                return "error: " + str(error) if "error:" not in str(
+                    error) else str(error)
 
     def check_error(self, fail, label, pipeline, error):
         if "error:" not in error:
@@ -483,6 +531,7 @@ class Pool:
         command = [sys.executable, os.path.abspath(__file__), "--worker",
                    "--exec-ops", str(self.args.exec_ops),
                    "--exec-rate", str(self.args.exec_rate),
+                   "--gpu-rate", str(self.args.gpu_rate),
                    "--slow", str(self.args.slow)]
         if self.args.max_ops:
             command += ["--max-ops", str(self.args.max_ops)]
@@ -528,9 +577,18 @@ class Pool:
                 return fields
 
 
+def device_pipeline(entry, budget):
+    """memsched.run's arguments for the emulated device run."""
+    return "memsched.run --emulate --func %s --tolerance exact%s" % (
+        entry, " --budget " + budget if budget else "")
+
+
 def repro(args, seed, pipeline):
     path = os.path.join(args.save, "seed%d.mlir" % seed) if args.save \
         else "seed%d.mlir" % seed
+    if pipeline.startswith("memsched.run "):
+        return "python3 -m memsched.run %s %s" % (
+            path, pipeline[len("memsched.run "):])
     if not pipeline:
         return "memsched-opt %s" % path
     if pipeline.startswith("-"):
@@ -552,6 +610,9 @@ def main():
                         help="at most this many generated ops per program")
     parser.add_argument("--exec-ops", type=int, default=40)
     parser.add_argument("--exec-rate", type=float, default=0.3)
+    parser.add_argument("--gpu-rate", type=float, default=0.3,
+                        help="share of the executed programs also run "
+                        "through the emulated device pipeline")
     parser.add_argument("--subprocess-every", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120,
                         help="seconds one pass may take before the worker "

@@ -198,13 +198,16 @@ static void rewriteFunction(func::FuncOp func) {
     Value host = memref::GetGlobalOp::create(entry, loc, type, name);
     Value device = createBlockingAlloc(entry, loc, type);
     createBlockingCopy(entry, loc, device, host);
-    for (memref::GetGlobalOp get : gets) {
+    for (memref::GetGlobalOp get : gets)
       get.getResult().replaceAllUsesWith(device);
-      get.erase();
-    }
     deviceBuffers.push_back(device);
     constantBytes += *getStorageBytes(type);
   }
+  // Erased once `entry` inserts no more: its insertion point is the block's
+  // first op as it was, which may be one of them.
+  for (auto &[name, gets] : globals)
+    for (memref::GetGlobalOp get : gets)
+      get.erase();
 
   // Results: copy out into host buffers the caller owns.
   OpBuilder exit(terminator);

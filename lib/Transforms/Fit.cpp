@@ -19,8 +19,9 @@
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Threading.h"
 #include "llvm/ADT/ScopeExit.h"
+
+#include <thread>
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDFITPASS
@@ -180,13 +181,27 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
       if (auto name = recorded.getAs<StringAttr>("algorithm"))
         reorderCopy(with, name.getValue());
   }
+  auto plan = [&](PlannedCopy &way) {
+    ThreadDiagnostics hold(context, &way.diagnostics);
+    way.succeeded =
+        succeeded(runBudgetPlanning(way.copy, costModel, config, &way.outcome));
+  };
   // The copies are detached functions, planned side by side as the
-  // functions of a module are.
-  parallelForEach(context, ways, [&](std::unique_ptr<PlannedCopy> &way) {
-    ThreadDiagnostics hold(context, &way->diagnostics);
-    way->succeeded = succeeded(
-        runBudgetPlanning(way->copy, costModel, config, &way->outcome));
-  });
+  // functions of a module are. Threads of their own, not the context's
+  // pool: a pass waiting on the pool may run another function's pass
+  // meanwhile, which takes this thread's place in the order that keeps
+  // diagnostics deterministic.
+  if (context->isMultithreadingEnabled()) {
+    std::vector<std::thread> others;
+    for (std::unique_ptr<PlannedCopy> &way : llvm::drop_begin(ways))
+      others.emplace_back([&plan, &way] { plan(*way); });
+    plan(*ways.front());
+    for (std::thread &other : others)
+      other.join();
+  } else {
+    for (std::unique_ptr<PlannedCopy> &way : ways)
+      plan(*way);
+  }
   // The first way wins ties, so that a reordered plan is kept where the
   // input's order does no better.
   PlannedCopy *chosen = ways.front().get();
