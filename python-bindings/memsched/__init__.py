@@ -70,7 +70,9 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     a bare ``0.8`` raises ``ValueError`` suggesting ``"0.8x"``); ``None``
     only reorders and writes in place. Recomputation
     and swapping to host memory are chosen together by modelled step time
-    (``allow_remat`` / ``allow_swap`` restrict the choice). The report is
+    (``allow_remat`` / ``allow_swap`` restrict the choice), from the
+    function reordered and from its own order, the better kept
+    (``fit.reordered`` says which). The report is
     ``analyze`` of the result (with timelines unless ``timeline`` is false,
     so ``memsched.plot`` can draw it): each function's ``fit``
     entry says what was chosen (``none``, ``remat``, ``swap``,
