@@ -182,6 +182,9 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   lowerSwapsOptions.target = SwapLoweringTarget::Gpu;
   lowerSwapsOptions.device = options.device;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
+  // Device memory has no allocator but the planned arena: no region may
+  // return a buffer it allocates.
+  pm.addNestedPass<func::FuncOp>(createMemschedRegionResultsOutsidePass());
   addWholeProgramBufferization(pm);
   // Results are copied out before planning so that they are planned too;
   // the arena then holds every buffer the function allocates on the device.

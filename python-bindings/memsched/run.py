@@ -136,6 +136,7 @@ def _device_kernel_count(program, args):
     is straight-line code, so each runs once)."""
     lowered = memsched.run_pipeline(
         program, "%s,memsched-lower-swaps{target=gpu device=%s},"
+        "func.func(memsched-region-results-outside),"
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map "
         "allow-return-allocs-from-loops "

@@ -79,6 +79,31 @@ def MemschedTagKernelsPass : Pass<"memsched-tag-kernels", "mlir::ModuleOp"> {
   }];
 }
 
+def MemschedRegionResultsOutsidePass
+    : Pass<"memsched-region-results-outside", "mlir::func::FuncOp"> {
+  let summary = "Give structured control flow's tensor results a buffer "
+                "defined outside the op";
+  let description = [{
+    Tensor level, before one-shot bufferization in memsched-to-gpu-pipeline.
+    A loop whose body yields a tensor it computes anew, or a branch that
+    yields one, bufferizes to an allocation inside the region that the op
+    returns: a buffer with no lifetime a device arena can plan. This pass
+    writes each such yielded tensor into a destination the op already has
+    or one made before it, with `bufferization.materialize_in_destination`:
+    for `scf.for`, the iteration argument (the loop's carried buffer); for
+    `scf.if` and `scf.index_switch`, a `tensor.empty` of the result's type
+    before the op. The value is copied there at the end of the region (or
+    computed there, where bufferization writes in place), and the region's
+    own buffers are freed inside it.
+
+    Functions marked `memsched.host` are skipped, and so are results with
+    dynamic shapes and `scf.while`, whose results pass through two regions.
+    Results are unchanged, bit for bit.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def MemschedDeviceBoundaryPass
     : Pass<"memsched-device-boundary", "mlir::ModuleOp"> {
   let summary = "Make bufferized functions run on the device behind a host "

@@ -1,0 +1,52 @@
+// RUN: memsched-opt %s -memsched-region-results-outside | FileCheck %s
+// RUN: memsched-opt %s -memsched-exec-harness=func=step -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.cpu
+// RUN: memsched-opt %s -memsched-exec-harness=func=step -memsched-to-gpu-pipeline=emulate-kernels 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.emulated
+// RUN: grep -v '^mgpu' %t.emulated | diff %t.cpu -
+// RUN: FileCheck %s --check-prefix=DEVICE --input-file=%t.emulated
+
+// Tests that a loop yielding a tensor it computes anew and a branch yielding
+// one run on the device: their values are materialized into the loop's
+// carried tensor and into an empty tensor made before the branch, so
+// bufferization allocates nothing a region returns and every buffer of the
+// device function is planned. Results are the CPU pipeline's, bit for bit.
+
+// CHECK-LABEL: func.func @step
+// CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: %[[NEW:.*]] = linalg.generic
+// CHECK: %[[M:.*]] = bufferization.materialize_in_destination %[[NEW]] in %[[ACC]]
+// CHECK: scf.yield %[[M]]
+// CHECK: %[[DEST:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK: scf.if
+// CHECK: bufferization.materialize_in_destination %[[LOOP]] in %[[DEST]]
+// CHECK: } else {
+// CHECK: %[[NEG:.*]] = linalg.negf
+// CHECK: bufferization.materialize_in_destination %[[NEG]] in %[[DEST]]
+
+// Without the pass, the device lowering refuses the loop's and the
+// branch's allocations (they would have no planned lifetime).
+// DEVICE-NOT: error
+// DEVICE: memsched-result 0 tensor<4x4xf32>
+
+func.func @step(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %loop = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %x) -> (tensor<4x4xf32>) {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %new = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%acc, %acc : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    } -> tensor<4x4xf32>
+    scf.yield %new : tensor<4x4xf32>
+  }
+  %true = arith.constant true
+  %r = scf.if %true -> (tensor<4x4xf32>) {
+    scf.yield %loop : tensor<4x4xf32>
+  } else {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %neg = linalg.negf ins(%loop : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %neg : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
