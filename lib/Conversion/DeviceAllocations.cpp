@@ -144,6 +144,12 @@ void DeviceAllocationsPass::runOnOperation() {
   }
 
   func.walk([&](memref::CopyOp copy) {
+    // A value written in place into its destination (a loop's carried
+    // buffer) is copied onto itself: nothing to do.
+    if (copy.getSource() == copy.getTarget()) {
+      copy.erase();
+      return;
+    }
     OpBuilder builder(copy);
     auto sourceType = dyn_cast<MemRefType>(copy.getSource().getType());
     auto targetType = dyn_cast<MemRefType>(copy.getTarget().getType());

@@ -2,6 +2,7 @@
 // RUN: memsched-opt %s -memsched-exec-harness=func=step -memsched-to-gpu-pipeline=emulate-kernels 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.emulated
 // RUN: grep -v '^mgpu' %t.emulated | diff %t.cpu -
 // RUN: FileCheck %s --input-file=%t.emulated
+// RUN: grep -c '^mgpu memcpy' %t.emulated | FileCheck %s --check-prefix=COPIES
 // RUN: memsched-opt %s -memsched-to-gpu-pipeline=emulate-kernels -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // Tests that structured control flow on device buffers runs on the device:
@@ -17,6 +18,11 @@
 // CHECK-NOT: mgpu alloc
 // CHECK: mgpu free bytes=256 live=0
 // CHECK-NEXT: memsched-result 0 tensor<16x4xf32>
+
+// Three copies: the two arguments in and the result out. The accumulator,
+// written in place into the carried buffer, is not copied onto itself
+// each iteration.
+// COPIES: {{^}}3{{$}}
 
 // REMARK: remark: memsched-plan-buffers:
 // REMARK-NOT: error
