@@ -60,6 +60,18 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
         continue;
       }
       if (user->hasTrait<OpTrait::IsTerminator>()) {
+        // Yielded by structured control flow nested in the block: what the
+        // op returns (or carries into its next iteration) may be the
+        // buffer, so its results are aliases; it stays in the block.
+        Operation *parent = user->getParentOp();
+        if (user->getBlock() != &block && hasSequentialBodies(parent) &&
+            block.findAncestorOpInBlock(*parent)) {
+          record(steps.lookup(ancestor));
+          for (Value result : parent->getResults())
+            if (isa<BaseMemRefType>(result.getType()))
+              aliases.insert(result);
+          continue;
+        }
         uses.escapeReason = isa<FunctionOpInterface>(user->getParentOp())
                                 ? "returned from the function"
                                 : "yielded from a region";
@@ -73,9 +85,13 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
         uses.escapeReason = "owned by a bufferization.dealloc";
         break;
       }
-      // An op with regions other than a linalg payload may bind the buffer
-      // to a block argument (loop-carried values), which is not followed.
-      if (user->getNumRegions() != 0 && !isa<linalg::LinalgOp>(user)) {
+      // Structured control flow binds the buffer to block arguments (a
+      // loop's carried value) whose uses are all inside the op, and its
+      // results may alias it (they are followed below): the buffer is live
+      // while the op runs and as long as a result is. Other ops with
+      // regions (scf.forall's parallel bodies) are not followed.
+      if (user->getNumRegions() != 0 && !isa<linalg::LinalgOp>(user) &&
+          !hasSequentialBodies(user)) {
         uses.escapeReason = "passed into a region op ('" +
                             user->getName().getStringRef().str() + "')";
         break;

@@ -11,12 +11,12 @@
 // iteration, and their buffers are views of the one planned arena. The
 // emulated run gives the CPU pipeline's results bit for bit.
 
-// The arena (the body's buffers), the two arguments' copies and the
-// carried accumulator, allocated once: none per iteration.
-// CHECK: mgpu alloc bytes=896 shared=0 live=896
-// CHECK-COUNT-3: mgpu alloc bytes={{256|512}}
+// The arena (the body's buffers and the carried accumulator) and the two
+// arguments' copies, allocated once: none per iteration.
+// CHECK: mgpu alloc bytes=1152 shared=0 live=1152
+// CHECK-COUNT-2: mgpu alloc bytes={{256|512}}
 // CHECK-NOT: mgpu alloc
-// CHECK: mgpu free bytes=256 live=0
+// CHECK: mgpu free bytes=1152 live=0
 // CHECK-NEXT: memsched-result 0 tensor<16x4xf32>
 
 // Three copies: the two arguments in and the result out. The accumulator,
