@@ -31,34 +31,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "python", "Inputs"))
-from random_programs import split_types  # noqa: E402
+from random_programs import accumulate_into_arguments  # noqa: E402
 
 SMALLEST = re.compile(r"smallest reachable footprint is [^(]*\((\d+) B")
-
-
-def accumulated(text):
-    """`text`'s @train_step with each result added into a new argument
-    (one op per line, as memsched-opt prints)."""
-    lines = text.split("\n")
-    start = next(i for i, line in enumerate(lines)
-                 if "func.func @train_step(" in line)
-    end = next(i for i in range(start + 1, len(lines))
-               if re.match(r"\s*(func\.)?return\b", lines[i]))
-    returned = re.match(r"\s*(?:func\.)?return\s+(.*?)\s*:\s*(.*)$",
-                        lines[end])
-    values = [v.strip() for v in returned.group(1).split(",")]
-    types = split_types(returned.group(2))
-    indent = re.match(r"\s*", lines[end]).group(0)
-    extra = ", ".join("%%acc_arg%d: %s" % (i, t) for i, t in enumerate(types))
-    signature = lines[start].replace(") -> (", ", " + extra + ") -> (", 1)
-    tail = [indent + "%%acc_sum%d = linalg.add ins(%%acc_arg%d, %s : %s, %s) "
-            "outs(%%acc_arg%d : %s) -> %s" % (i, i, v, t, t, i, t, t)
-            for i, (v, t) in enumerate(zip(values, types))]
-    tail.append(indent + "return " + ", ".join(
-        "%%acc_sum%d" % i for i in range(len(types))) + " : " +
-        ", ".join(types))
-    return "\n".join(lines[:start] + [signature] + lines[start + 1:end] +
-                     tail + lines[end + 1:])
 
 
 def measure(binary, path, passes):
@@ -109,7 +84,7 @@ def main():
                                         name + ".mlir.gz"), "rt") as handle:
                 text = handle.read()
             if accumulate:
-                text = accumulated(subprocess.run(
+                text = accumulate_into_arguments(subprocess.run(
                     [args.opt, "-"], input=text, capture_output=True,
                     text=True, check=True).stdout)
                 name += " (accumulated)"

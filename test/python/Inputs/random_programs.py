@@ -511,12 +511,11 @@ def split_types(text):
     return types
 
 
-def accumulate(text, trips):
-    """Returns `text` with @train_step's body run `trips` times in an
-    scf.for that sums its results: gradient accumulation over
-    micro-batches (the same one each time). `text` has one op per line
-    and its return on a line of its own (as memsched-opt prints it, and as
-    the generators write it)."""
+def _step_parts(text):
+    """(lines, index of @train_step's signature, index of its return,
+    returned values, their types, the return's indentation) of `text`,
+    which has one op per line and its return on a line of its own (as
+    memsched-opt prints it, and as the generators write it)."""
     lines = text.split("\n")
     start = next(i for i, line in enumerate(lines)
                  if "func.func @train_step(" in line)
@@ -527,6 +526,23 @@ def accumulate(text, trips):
     values = [v.strip() for v in returned.group(1).split(",")]
     types = split_types(returned.group(2))
     indent = re.match(r"\s*", lines[end]).group(0)
+    return lines, start, end, values, types, indent
+
+
+def _sums(values, types, indent, into):
+    """linalg.add of each value into `into % index`, in place."""
+    return [indent + "%%acc_sum%d = linalg.add ins(%s, %s : %s, %s) "
+            "outs(%s : %s) -> %s" % (index, into % index, value, type_,
+                                     type_, into % index, type_, type_)
+            for index, (value, type_) in enumerate(zip(values, types))]
+
+
+def accumulate(text, trips):
+    """Returns `text` with @train_step's body run `trips` times in an
+    scf.for that sums its results: gradient accumulation over
+    micro-batches (the same one each time). `text` is as `_step_parts`
+    reads it."""
+    lines, start, end, values, types, indent = _step_parts(text)
     head = [
         indent + "%acc_c0 = arith.constant 0 : index",
         indent + "%acc_c1 = arith.constant 1 : index",
@@ -544,11 +560,7 @@ def accumulate(text, trips):
     head.append(indent + "%%acc_loop:%d = scf.for %%acc_i = %%acc_c0 to "
                 "%%acc_trips step %%acc_c1 iter_args(%s) -> (%s) {" %
                 (len(types), carried, ", ".join(types)))
-    tail = []
-    for index, (value, type_) in enumerate(zip(values, types)):
-        tail.append(indent + "  %%acc_sum%d = linalg.add ins(%%acc_arg%d, "
-                    "%s : %s, %s) outs(%%acc_arg%d : %s) -> %s" %
-                    (index, index, value, type_, type_, index, type_, type_))
+    tail = _sums(values, types, indent + "  ", "%%acc_arg%d")
     tail.append(indent + "  scf.yield " +
                 ", ".join("%%acc_sum%d" % i for i in range(len(types))) +
                 " : " + ", ".join(types))
@@ -558,6 +570,21 @@ def accumulate(text, trips):
                 " : " + ", ".join(types))
     body = ["  " + line for line in lines[start + 1:end]]
     return "\n".join(lines[:start + 1] + head + body + tail + lines[end + 1:])
+
+
+def accumulate_into_arguments(text):
+    """Returns `text` with each result of @train_step added, in place, into
+    a new argument of its type, which the step then returns: one
+    micro-batch of gradient accumulation, what a loop's body does."""
+    lines, start, end, values, types, indent = _step_parts(text)
+    extra = ", ".join("%%acc_arg%d: %s" % (i, t) for i, t in enumerate(types))
+    signature = lines[start].replace(") -> (", ", " + extra + ") -> (", 1)
+    tail = _sums(values, types, indent, "%%acc_arg%d")
+    tail.append(indent + "return " + ", ".join(
+        "%%acc_sum%d" % i for i in range(len(types))) + " : " +
+        ", ".join(types))
+    return "\n".join(lines[:start] + [signature] + lines[start + 1:end] +
+                     tail + lines[end + 1:])
 
 
 def control_flow_program(rng):
