@@ -202,6 +202,8 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   kernelOptions.microX = options.microX;
   kernelOptions.microY = options.microY;
   pm.addPass(createMemschedLinalgToGpuPass(kernelOptions));
+  if (options.stopAtLaunches)
+    return;
   if (options.emulateKernels)
     pm.addNestedPass<func::FuncOp>(createMemschedLaunchesToLoopsPass());
   // What is left of linalg is host code (memsched-exec-harness's main).

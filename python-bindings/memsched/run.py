@@ -119,12 +119,15 @@ def _harness(args):
     return "memsched-exec-harness{func=%s seed=%d}" % (args.func, args.seed)
 
 
-def _gpu_pipeline(args, emulate):
-    """The harness and the GPU lowering of an already optimised program."""
+def _gpu_pipeline(args, emulate, stop_at_launches=False):
+    """The harness and the GPU lowering of an already optimised program
+    (with ``stop_at_launches``, only as far as its kernel launches)."""
     options = ["chip=%s" % args.chip, "features=%s" % args.features,
                "format=%s" % args.format, "device=%s" % args.device]
     if emulate:
         options.append("emulate-kernels=true")
+    if stop_at_launches:
+        options.append("stop-at-launches=true")
     return "%s,memsched-to-gpu-pipeline{%s}" % (_harness(args),
                                                 " ".join(options))
 
@@ -132,18 +135,10 @@ def _gpu_pipeline(args, emulate):
 def _device_kernel_count(program, args):
     """The kernels the device program of ``program`` launches: the
     ``gpu.launch`` ops of ``memsched-to-gpu-pipeline`` before they become
-    host loops (the steps its emulate-kernels run shares; a training step
-    is straight-line code, so each runs once)."""
+    host loops (a training step is straight-line code, so each runs once;
+    a kernel in a loop body is counted once)."""
     lowered = memsched.run_pipeline(
-        program, "%s,memsched-lower-swaps{target=gpu device=%s},"
-        "func.func(memsched-region-results-outside),"
-        "one-shot-bufferize{bufferize-function-boundaries "
-        "function-boundary-type-conversion=identity-layout-map "
-        "allow-return-allocs-from-loops "
-        "unknown-type-conversion=identity-layout-map},"
-        "memsched-device-boundary,func.func(memsched-plan-buffers),"
-        "func.func(memsched-device-allocations),memsched-linalg-to-gpu"
-        % (_harness(args), args.device))
+        program, _gpu_pipeline(args, emulate=True, stop_at_launches=True))
     return len(re.findall(r"\bgpu\.launch\b(?!_)", lowered))
 
 

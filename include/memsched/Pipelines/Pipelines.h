@@ -79,8 +79,10 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
 struct OptimizePipelineOptions
     : public OptimizeOptionsBase<OptimizePipelineOptions> {};
 
-/// Builds `memsched-optimize`: memsched-reorder, then (with a budget)
-/// memsched-fit, then memsched-inplace and optionally memsched-report.
+/// Builds `memsched-optimize`: memsched-annotate-calls; with a budget
+/// memsched-fit planning the function reordered and as given (and
+/// offloaded), without one memsched-reorder and memsched-inplace; then
+/// optionally memsched-report.
 void buildOptimizePipeline(OpPassManager &pm,
                            const OptimizePipelineOptions &options);
 
@@ -111,6 +113,12 @@ struct ToGPUPipelineOptions : public OptimizeOptionsBase<ToGPUPipelineOptions> {
       *this, "plan-algorithm",
       llvm::cl::desc("Offset planner of memsched-plan-buffers"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> stopAtLaunches{
+      *this, "stop-at-launches",
+      llvm::cl::desc("Stop after memsched-linalg-to-gpu: the device program "
+                     "with one gpu.launch per kernel, before kernels are "
+                     "compiled or emulated (to inspect or count them)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> emulateKernels{
       *this, "emulate-kernels",
       llvm::cl::desc("Run the kernels as host loops (memsched-launches-to-"
