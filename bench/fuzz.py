@@ -335,8 +335,10 @@ class Worker:
             try:
                 return runner.run(runner.build_parser().parse_args(argv))
             except runner.RunError as error:
-                return "error: " + str(error) if "error:" not in str(
-                    error) else str(error)
+                # memsched.run's own refusals (no runtime, ...) carry no
+                # MLIR diagnostic; they are clear errors all the same.
+                message = str(error)
+                return message if "error:" in message else "error: " + message
 
     def check_error(self, fail, label, pipeline, error):
         if "error:" not in error:

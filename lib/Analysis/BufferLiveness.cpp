@@ -64,7 +64,7 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
         // op returns (or carries into its next iteration) may be the
         // buffer, so its results are aliases; it stays in the block.
         Operation *parent = user->getParentOp();
-        if (user->getBlock() != &block && hasSequentialBodies(parent) &&
+        if (hasSequentialBodies(parent) &&
             block.findAncestorOpInBlock(*parent)) {
           record(steps.lookup(ancestor));
           for (Value result : parent->getResults())

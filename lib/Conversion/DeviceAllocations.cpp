@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuCalls.h"
+#include "memsched/Analysis/BufferLiveness.h"
 #include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 
@@ -46,10 +47,9 @@ static bool runsOnDeviceBuffers(Operation *op) {
   // addresses.
   return isa<linalg::LinalgOp, ViewLikeOpInterface, memref::AllocOp,
              memref::DeallocOp, memref::CopyOp, memref::DimOp,
-             memref::GetGlobalOp, func::ReturnOp, scf::ForOp, scf::WhileOp,
-             scf::ConditionOp, scf::IfOp, scf::IndexSwitchOp,
-             scf::ExecuteRegionOp, scf::YieldOp>(op) ||
-         isa<gpu::GPUDialect>(op->getDialect());
+             memref::GetGlobalOp, func::ReturnOp, scf::ConditionOp,
+             scf::YieldOp>(op) ||
+         hasSequentialBodies(op) || isa<gpu::GPUDialect>(op->getDialect());
 }
 
 static bool isContiguous(MemRefType type) {

@@ -131,8 +131,8 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     ways.back()->offloaded = offloaded;
     return *ways.back();
   };
-  /// Reorders `way`'s copy with memsched-reorder's algorithm `name`; says
-  /// whether any op moved.
+  // Reorders `way`'s copy with memsched-reorder's algorithm `name` and
+  // records whether any op moved.
   auto reorderCopy = [&](PlannedCopy &way, StringRef name) {
     std::optional<scheduling::ReorderAlgorithm> algorithm =
         scheduling::parseReorderAlgorithm(name.str());
