@@ -22,6 +22,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -67,20 +68,35 @@ static SmallVector<int64_t> getContiguousStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-/// Whether dims with `strides` and `shape` merge into one dim per group of
-/// `reassociation` without a copy (as memref.collapse_shape's layout rule
-/// decides: sizes of 1 have no meaningful stride).
-static bool isCollapsible(ArrayRef<int64_t> strides, ArrayRef<int64_t> shape,
-                          ArrayRef<ReassociationIndices> reassociation) {
-  for (const ReassociationIndices &group : reassociation) {
-    int64_t expected = strides[group.back()];
-    for (size_t i = group.size() - 1; i > 0; --i) {
-      expected *= shape[group[i]];
-      if (shape[group[i - 1]] != 1 && strides[group[i - 1]] != expected)
-        return false;
-    }
-  }
-  return true;
+/// The memref type a buffer of `type` viewed with `strides` and `offset`
+/// (std::nullopt: dynamic) has after bufferization.
+static MemRefType getStridedType(RankedTensorType type,
+                                 ArrayRef<int64_t> strides,
+                                 std::optional<int64_t> offset) {
+  auto layout = StridedLayoutAttr::get(
+      type.getContext(), offset.value_or(ShapedType::kDynamic), strides);
+  return MemRefType::get(type.getShape(), type.getElementType(), layout);
+}
+
+/// The strides of `collapse`'s result where its source, viewed with
+/// `strides` and `offset`, collapses without a copy; std::nullopt where
+/// bufferization copies it. memref.collapse_shape's own rule decides, as it
+/// does for bufferization.
+static std::optional<SmallVector<int64_t>>
+getCollapsedStrides(tensor::CollapseShapeOp collapse, ArrayRef<int64_t> strides,
+                    std::optional<int64_t> offset) {
+  MemRefType source = getStridedType(collapse.getSrcType(), strides, offset);
+  SmallVector<ReassociationIndices> reassociation =
+      collapse.getReassociationIndices();
+  if (!memref::CollapseShapeOp::isGuaranteedCollapsible(source, reassociation))
+    return std::nullopt;
+  MemRefType collapsed =
+      memref::CollapseShapeOp::computeCollapsedType(source, reassociation);
+  SmallVector<int64_t> collapsedStrides;
+  int64_t collapsedOffset;
+  if (failed(collapsed.getStridesAndOffset(collapsedStrides, collapsedOffset)))
+    return std::nullopt;
+  return collapsedStrides;
 }
 
 /// The source `op` would view if its layout allows: slices, casts,
@@ -138,8 +154,9 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
       return contiguous;
     bool views;
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
-      views = isCollapsible(sourceLayout->strides, sourceType.getShape(),
-                            collapse.getReassociationIndices());
+      views = getCollapsedStrides(collapse, sourceLayout->strides,
+                                  sourceLayout->offset)
+                  .has_value();
     else
       views = sourceLayout->identity;
     if (!views)
@@ -185,11 +202,12 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
           })
       .Case<tensor::CollapseShapeOp>(
           [&](tensor::CollapseShapeOp collapse) -> std::optional<ViewLayout> {
-            ViewLayout layout{{}, sourceLayout->identity, sourceLayout->offset};
-            for (const ReassociationIndices &group :
-                 collapse.getReassociationIndices())
-              layout.strides.push_back(sourceLayout->strides[group.back()]);
-            return layout;
+            std::optional<SmallVector<int64_t>> strides = getCollapsedStrides(
+                collapse, sourceLayout->strides, sourceLayout->offset);
+            if (!strides || llvm::any_of(*strides, ShapedType::isDynamic))
+              return std::nullopt;
+            return ViewLayout{*strides, sourceLayout->identity,
+                              sourceLayout->offset};
           })
       .Case<tensor::ReshapeOp>(
           [&](Operation *) -> std::optional<ViewLayout> { return contiguous; })
@@ -211,8 +229,7 @@ static Value getViewSource(Operation *op) {
   if (!layout || !sourceType.hasStaticShape())
     return Value();
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-    return isCollapsible(layout->strides, sourceType.getShape(),
-                         collapse.getReassociationIndices())
+    return getCollapsedStrides(collapse, layout->strides, layout->offset)
                ? source
                : Value();
   return layout->identity ? source : Value();

@@ -84,3 +84,22 @@ func.func @reshape_rows(%x: tensor<8x12xf32>) -> tensor<24xf32> {
   %n = linalg.negf ins(%c : tensor<24xf32>) outs(%e : tensor<24xf32>) -> tensor<24xf32>
   return %n : tensor<24xf32>
 }
+
+// -----
+
+// A column of an 8x8 buffer collapsed with its unit dim: a dim of size 1
+// has no stride that matters, so the collapse is a view of the column
+// (strided by 8) and copies nothing; the 256 B sum stays live until the max
+// reads it through the view, beside the 512 B fill made in between.
+// CHECK: bufferization-model @collapse_column_with_unit_dim predicted 768 bufferized 768{{$}}
+func.func @collapse_column_with_unit_dim(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %x: tensor<4xf32>, %o: tensor<4xf32>) -> (tensor<4xf32>, tensor<8x16xf32>) {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %sum = linalg.add ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %column = tensor.extract_slice %sum[3, 7] [4, 1] [1, 1] : tensor<8x8xf32> to tensor<4x1xf32>
+  %c = tensor.collapse_shape %column [[0, 1]] : tensor<4x1xf32> into tensor<4xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<8x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.max ins(%x, %c : tensor<4xf32>, tensor<4xf32>) outs(%o : tensor<4xf32>) -> tensor<4xf32>
+  return %m, %fill : tensor<4xf32>, tensor<8x16xf32>
+}
