@@ -82,6 +82,9 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   // becomes one memref function with identity layouts the runner can call.
   // Swaps become host-arena copies on tensors, before bufferization.
   pm.addPass(createMemschedCheckElementTypesPass());
+  // Copies where the memory model makes them (on the IR it reports on), not
+  // where bufferization's own analysis would.
+  pm.addNestedPass<func::FuncOp>(createMemschedExplicitCopiesPass());
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
   lowerSwapsOptions.target = SwapLoweringTarget::Cpu;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
@@ -178,6 +181,7 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
     optimizeOptions.report = options.report;
     buildOptimizePipeline(pm, optimizeOptions);
   }
+  pm.addNestedPass<func::FuncOp>(createMemschedExplicitCopiesPass());
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
   lowerSwapsOptions.target = SwapLoweringTarget::Gpu;
   lowerSwapsOptions.device = options.device;

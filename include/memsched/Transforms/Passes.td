@@ -397,6 +397,30 @@ def MemschedOrderGlobalsPass
   }];
 }
 
+def MemschedExplicitCopiesPass
+    : Pass<"memsched-explicit-copies", "mlir::func::FuncOp"> {
+  let summary = "Make the copies the memory model predicts explicit, so that "
+                "one-shot bufferization makes them where the model does";
+  let description = [{
+    Tensor level, right before one-shot bufferization in
+    memsched-to-cpu-pipeline and memsched-to-gpu-pipeline. Where the memory
+    model (docs/memory-model.md, Buffers) gives the result of a
+    destination-style op or of an `scf.for` a new buffer rather than its
+    init's, the init is replaced by a `bufferization.alloc_tensor` right
+    before the op, copying the init where the op reads it (an
+    `tensor.empty` init, or one a linalg payload does not read, is not
+    copied). One-shot bufferization then has no conflict left to resolve
+    there and allocates what the model counted, where it counted it: left to
+    itself it decides bottom-up and may instead copy a view of the buffer
+    where the view is defined, which the model does not predict.
+
+    Functions the model skips (dynamic shapes) or cannot build, external
+    ones and those marked `memsched.host` are left unchanged; so are bodies
+    of control flow. Results are unchanged, bit for bit.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
   let summary = "Let elementwise ops write their result into a dead input";
   let description = [{
