@@ -1,6 +1,5 @@
 # RUN: %PYTHON %s --max-ops 25 --timeout 60 \
 # RUN:   --known nondeterministic:bufferize+plan \
-# RUN:   --known plan:bufferization-model \
 # RUN:   --known slow:* | FileCheck %s
 # Tests that every memsched pass and pipeline survives random valid programs
 # (bench/fuzz.py on the seeds of MEMSCHED_FUZZ_SEEDS, by default its small

@@ -16,6 +16,7 @@
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Scheduling/OffsetPlanner.h"
+#include "memsched/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -150,13 +151,14 @@ static int64_t computeAllocMaxLive(func::FuncOp func) {
     if (isa<memref::DeallocOp, bufferization::DeallocOp>(op))
       continue;
     if (isa<func::CallOp>(op)) {
-      // The callee allocates what it returns; the caller holds it.
+      // The callee allocates what it returns; the caller holds it from the
+      // call on, read or not.
       for (Value result : op.getResults()) {
         if (!isa<BaseMemRefType>(result.getType()))
           continue;
         allocationOf[result] = allocations.size();
         allocations.push_back(
-            {getStorageBytes(result.getType()).value_or(0), -1, -1});
+            {getStorageBytes(result.getType()).value_or(0), step, step});
       }
     }
     if (yieldsResults(&op)) {
@@ -239,6 +241,12 @@ struct TestBufferizationModelPass
                      "bufferization allocates (for control flow, which "
                      "the model bounds from above)"),
       llvm::cl::init(false)};
+  Option<bool> explicitCopies{
+      *this, "explicit-copies",
+      llvm::cl::desc("Run memsched-explicit-copies before bufferization, as "
+                     "the lowering pipelines do (false: bufferization's "
+                     "own decisions)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -260,6 +268,8 @@ void TestBufferizationModelPass::runOnOperation() {
   options.allowReturnAllocsFromLoops = true;
   options.unknownTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  if (explicitCopies)
+    pm.addNestedPass<func::FuncOp>(createMemschedExplicitCopiesPass());
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   if (failed(pm.run(*bufferized))) {
     module.emitError() << "one-shot bufferization failed";
