@@ -122,6 +122,17 @@ struct ViewLayout {
   std::optional<int64_t> offset = 0;
 };
 
+/// Whether `value` is a result of a branch (`scf.if`, `scf.index_switch`)
+/// with a static shape: the lowering pipelines make it a tensor of its own
+/// before bufferization (memsched-region-results-outside), with the
+/// identity layout, into which every branch writes.
+static bool hasBranchResultBuffer(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp>(
+             value.getDefiningOp()) &&
+         type && type.hasStaticShape();
+}
+
 /// The layout of `value`'s buffer view; std::nullopt where it is not known
 /// statically (dynamic strides, a loop-carried argument or a control-flow
 /// result, whose layout bufferization may make fully dynamic). One walk up
@@ -140,6 +151,8 @@ static std::optional<ViewLayout> getViewLayout(Value value) {
       return contiguous;
     return std::nullopt;
   }
+  if (hasBranchResultBuffer(value))
+    return contiguous;
   if (isStructuredControlFlow(def))
     return std::nullopt;
   Value source = getViewCandidateSource(def);
@@ -246,6 +259,8 @@ static bool mayHaveStridedType(Value value) {
     return false;
   if (isa<tensor::ExtractSliceOp>(def))
     return true;
+  if (hasBranchResultBuffer(value))
+    return false;
   if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(def)) {
     unsigned index = cast<OpResult>(value).getResultNumber();
     return llvm::any_of(def->getRegions(), [&](Region &region) {

@@ -54,6 +54,25 @@ static void yieldInto(Operation *yield, unsigned index, Value dest) {
   yield->setOperand(index, materialized.getResult());
 }
 
+/// Where `yielded` is computed in `block` by a destination-style op into an
+/// empty tensor nothing else uses, makes the op compute it in `dest`
+/// instead: the branch then allocates nothing for it and copies nothing,
+/// which is how the memory model counts a branch's own result.
+static bool computeIntoDestination(Value yielded, Value dest, Block &block) {
+  auto result = dyn_cast<OpResult>(yielded);
+  if (!result || result.getOwner()->getBlock() != &block)
+    return false;
+  auto dpsOp = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
+  if (!dpsOp)
+    return false;
+  OpOperand *init = dpsOp.getTiedOpOperand(result);
+  auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+  if (!empty || !empty->hasOneUse() || empty.getType() != dest.getType())
+    return false;
+  init->set(dest);
+  return true;
+}
+
 /// A loop's value is written into its carried buffer at the end of each
 /// iteration.
 static void placeLoopResults(scf::ForOp loop) {
@@ -73,9 +92,14 @@ static void placeBranchResults(Operation *op) {
     Value dest =
         tensor::EmptyOp::create(builder, op->getLoc(), type.getShape(),
                                 type.getElementType(), type.getEncoding());
-    for (Region &region : op->getRegions())
-      if (!region.empty())
-        yieldInto(region.front().getTerminator(), index, dest);
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      Operation *yield = region.front().getTerminator();
+      if (!computeIntoDestination(yield->getOperand(index), dest,
+                                  region.front()))
+        yieldInto(yield, index, dest);
+    }
   }
 }
 
@@ -85,10 +109,11 @@ void RegionResultsOutsidePass::runOnOperation() {
     return;
   // Inner ops first: an inner op's destination is then defined in the
   // region of the outer one.
-  func.walk<WalkOrder::PostOrder>([](Operation *op) {
-    if (auto loop = dyn_cast<scf::ForOp>(op))
-      placeLoopResults(loop);
-    else if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (loops)
+        placeLoopResults(loop);
+    } else if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
       placeBranchResults(op);
   });
 }

@@ -88,6 +88,11 @@ void mlir::memsched::buildToCPUPipeline(OpPassManager &pm,
   MemschedLowerSwapsPassOptions lowerSwapsOptions;
   lowerSwapsOptions.target = SwapLoweringTarget::Cpu;
   pm.addPass(createMemschedLowerSwapsPass(lowerSwapsOptions));
+  // A branch's result in a tensor of its own, as the memory model counts it.
+  MemschedRegionResultsOutsidePassOptions branchOptions;
+  branchOptions.loops = false;
+  pm.addNestedPass<func::FuncOp>(
+      createMemschedRegionResultsOutsidePass(branchOptions));
   addWholeProgramBufferization(pm);
   // Planning comes before deallocation: the arena is then one allocation
   // among the others for the deallocation pipeline, and no dealloc of a

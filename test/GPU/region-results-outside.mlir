@@ -1,4 +1,5 @@
 // RUN: memsched-opt %s -memsched-region-results-outside | FileCheck %s
+// RUN: memsched-opt %s -memsched-region-results-outside=loops=false | FileCheck %s --check-prefix=LOOPS-OFF
 // RUN: memsched-opt %s -memsched-exec-harness=func=step -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.cpu
 // RUN: memsched-opt %s -memsched-exec-harness=func=step -memsched-to-gpu-pipeline=emulate-kernels 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.emulated
 // RUN: grep -v '^mgpu' %t.emulated | diff %t.cpu -
@@ -6,7 +7,8 @@
 
 // Tests that a loop yielding a tensor it computes anew and a branch yielding
 // one run on the device: their values are materialized into the loop's
-// carried tensor and into an empty tensor made before the branch, so
+// carried tensor and into an empty tensor made before the branch (a branch
+// computing its value into an empty tensor of its own computes it there), so
 // bufferization allocates nothing a region returns and every buffer of the
 // device function is planned. Results are the CPU pipeline's, bit for bit.
 
@@ -19,8 +21,8 @@
 // CHECK: scf.if
 // CHECK: bufferization.materialize_in_destination %[[LOOP]] in %[[DEST]]
 // CHECK: } else {
-// CHECK: %[[NEG:.*]] = linalg.negf
-// CHECK: bufferization.materialize_in_destination %[[NEG]] in %[[DEST]]
+// CHECK: %[[NEG:.*]] = linalg.negf ins(%{{.*}} : tensor<4x4xf32>) outs(%[[DEST]] : tensor<4x4xf32>)
+// CHECK-NEXT: scf.yield %[[NEG]]
 
 // Without the pass, the device lowering refuses the loop's and the
 // branch's allocations (they would have no planned lifetime).
@@ -49,4 +51,31 @@ func.func @step(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
     scf.yield %neg : tensor<4x4xf32>
   }
   return %r : tensor<4x4xf32>
+}
+
+// Tests that with loops=false (the CPU pipeline) only branches get a tensor
+// of their own.
+
+// LOOPS-OFF-LABEL: func.func @branch_and_loop
+// LOOPS-OFF: scf.for
+// LOOPS-OFF-NOT: materialize_in_destination
+// LOOPS-OFF: scf.yield
+// LOOPS-OFF: %[[DEST:.*]] = tensor.empty() : tensor<4xf32>
+// LOOPS-OFF: scf.if
+// LOOPS-OFF: bufferization.materialize_in_destination %{{.*}} in %[[DEST]]
+func.func @branch_and_loop(%x: tensor<4xf32>, %flag: i1) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %loop = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %x) -> (tensor<4xf32>) {
+    %e = tensor.empty() : tensor<4xf32>
+    %new = linalg.negf ins(%acc : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %new : tensor<4xf32>
+  }
+  %r = scf.if %flag -> (tensor<4xf32>) {
+    scf.yield %loop : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %loop, %r : tensor<4xf32>, tensor<4xf32>
 }

@@ -96,12 +96,24 @@ def MemschedRegionResultsOutsidePass
     computed there, where bufferization writes in place), and the region's
     own buffers are freed inside it.
 
+    Where a branch computes the value it yields with a destination-style
+    op into a `tensor.empty` nothing else uses, the op computes it in the
+    destination instead (nothing is copied). A branch's result then never
+    aliases the values its branches yield, so bufferization does not merge
+    their alias sets (which would make writes elsewhere copy).
+
     Functions marked `memsched.host` are skipped, and so are results with
     dynamic shapes and `scf.while`, whose results pass through two regions.
     Results are unchanged, bit for bit.
   }];
   let dependentDialects = ["mlir::bufferization::BufferizationDialect",
                            "mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"loops", "loops", "bool", "true",
+           "Also write what scf.for bodies yield into the carried "
+           "tensor (the CPU pipeline does branches only: its loops may "
+           "return buffers they allocate)">,
+  ];
 }
 
 def MemschedDeviceBoundaryPass

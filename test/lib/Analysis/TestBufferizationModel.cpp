@@ -14,6 +14,7 @@
 
 #include "memsched/Analysis/BufferLiveness.h"
 #include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 #include "memsched/Scheduling/OffsetPlanner.h"
 #include "memsched/Transforms/Passes.h"
@@ -247,6 +248,12 @@ struct TestBufferizationModelPass
                      "the lowering pipelines do (false: bufferization's "
                      "own decisions)"),
       llvm::cl::init(true)};
+  Option<bool> regionResultsOutside{
+      *this, "region-results-outside",
+      llvm::cl::desc("Run memsched-region-results-outside on loops too, as "
+                     "the device pipeline does (false: on branches only, as "
+                     "the CPU pipeline does)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -268,8 +275,14 @@ void TestBufferizationModelPass::runOnOperation() {
   options.allowReturnAllocsFromLoops = true;
   options.unknownTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // What the lowering pipelines run before bufferization: the CPU
+  // pipeline's by default.
   if (explicitCopies)
     pm.addNestedPass<func::FuncOp>(createMemschedExplicitCopiesPass());
+  MemschedRegionResultsOutsidePassOptions resultsOptions;
+  resultsOptions.loops = regionResultsOutside;
+  pm.addNestedPass<func::FuncOp>(
+      createMemschedRegionResultsOutsidePass(resultsOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   if (failed(pm.run(*bufferized))) {
     module.emitError() << "one-shot bufferization failed";
