@@ -480,7 +480,8 @@ def MemschedConcatInPlacePass
     more than it saves. Each concatenation is tried with each number of its
     first pieces left as copies, alone and with the pad that reads it; each
     pad alone; in the current order. The best is kept if it lowers the
-    planned bytes (then the peak). Run it after `memsched-inplace` and
+    planned bytes (then the peak), and the rewrites only if together they
+    beat the function as it came. Run it after `memsched-inplace` and
     `memsched-reorder`, and reorder again.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
