@@ -1056,7 +1056,6 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
     return;
   }
   bool isConstant = op->hasTrait<OpTrait::ConstantLike>();
-  auto dpsOp = dyn_cast<DestinationStyleOpInterface>(op);
   for (OpResult result : op->getResults()) {
     if (isConstant) {
       addValue(result,
@@ -1077,14 +1076,7 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
     }
     // A destination-style result, and a loop's result, is written into its
     // init's buffer unless that needs a copy.
-    OpOperand *init = nullptr;
-    if (isa<RankedTensorType>(result.getType())) {
-      if (dpsOp)
-        init = dpsOp.getTiedOpOperand(result);
-      else if (isa<scf::ForOp>(op))
-        init = cast<LoopLikeOpInterface>(op).getTiedLoopInit(result);
-    }
-    if (init) {
+    if (OpOperand *init = getTiedInit(result)) {
       BufferId initBuffer = problem.value(graph.getValueId(init->get())).buffer;
       BufferState &state = bufferStates[initBuffer];
       // One-shot bufferization writes in place unless a later op still reads
@@ -1356,6 +1348,17 @@ TensorGraph::buildOrEmitError(func::FuncOp func, const CostModel &costModel,
   if (graph.getStatus() != TensorGraphStatus::Built)
     return std::nullopt;
   return graph;
+}
+
+OpOperand *mlir::memsched::getTiedInit(OpResult result) {
+  if (!isa<RankedTensorType>(result.getType()))
+    return nullptr;
+  Operation *op = result.getOwner();
+  if (auto dpsOp = dyn_cast<DestinationStyleOpInterface>(op))
+    return dpsOp.getTiedOpOperand(result);
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return loop.getTiedLoopInit(result);
+  return nullptr;
 }
 
 bool mlir::memsched::mayWriteIntoInput(

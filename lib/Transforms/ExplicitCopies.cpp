@@ -41,19 +41,6 @@ struct ExplicitCopiesPass
 };
 } // namespace
 
-/// The operand a tensor result of `op` is written into when written in
-/// place, as the memory model ties them; null for none.
-static OpOperand *getTiedInit(OpResult result) {
-  if (!isa<RankedTensorType>(result.getType()))
-    return nullptr;
-  Operation *op = result.getOwner();
-  if (auto dpsOp = dyn_cast<DestinationStyleOpInterface>(op))
-    return dpsOp.getTiedOpOperand(result);
-  if (auto loop = dyn_cast<scf::ForOp>(op))
-    return loop.getTiedLoopInit(result);
-  return nullptr;
-}
-
 /// Whether the new buffer of a result written out of place must start as a
 /// copy of `init`: it does unless the init has no contents yet or a linalg
 /// payload never reads it.

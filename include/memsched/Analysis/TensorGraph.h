@@ -151,6 +151,11 @@ std::optional<BodyGraph> buildBodyGraph(Block &block,
 /// at its peak in its current order: the workspace rule of the memory model.
 int64_t getBodyPeakBytes(Block &block);
 
+/// The operand whose buffer a tensor result of a destination-style op or of
+/// an `scf.for` is written into when the memory model writes it in place;
+/// null for other results.
+OpOperand *getTiedInit(OpResult result);
+
 /// Whether the result of `op` tied to `init` may be written into the buffer
 /// of the input `input`, as far as the op itself tells: the op is
 /// elementwise on tensors (every loop parallel), its payload does not read
