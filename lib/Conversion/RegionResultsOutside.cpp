@@ -46,8 +46,23 @@ static bool isStaticTensor(Type type) {
 /// Replaces operand `index` of `yield` by its value materialized in `dest`.
 static void yieldInto(Operation *yield, unsigned index, Value dest) {
   Value yielded = yield->getOperand(index);
-  if (yielded == dest)
+  // A whole slice (or cast) of the destination is the destination itself;
+  // materializing it there would copy a buffer onto itself, which one-shot
+  // bufferization refuses as a read-after-write conflict.
+  Value viewed = yielded;
+  while (viewed != dest && viewed.getType() == dest.getType()) {
+    Operation *def = viewed.getDefiningOp();
+    if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def))
+      viewed = slice.getSource();
+    else if (auto cast = dyn_cast_or_null<tensor::CastOp>(def))
+      viewed = cast.getSource();
+    else
+      break;
+  }
+  if (viewed == dest) {
+    yield->setOperand(index, dest);
     return;
+  }
   OpBuilder builder(yield);
   auto materialized = bufferization::MaterializeInDestinationOp::create(
       builder, yield->getLoc(), yielded, dest);
