@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/BufferLiveness.h"
+#include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -97,6 +98,12 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
         break;
       }
       record(steps.lookup(ancestor));
+      if (auto copy = dyn_cast<gpu::MemcpyOp>(user);
+          copy && copy.getSrc() == value) {
+        Operation *destination = copy.getDst().getDefiningOp();
+        if (destination && destination->hasAttr(kHostBufferAttrName))
+          uses.copiedOutAsResult = true;
+      }
       // An asynchronous op (a swap's gpu.memcpy) uses the buffer until the
       // ops waiting on its token have waited.
       if (auto async = dyn_cast<gpu::AsyncOpInterface>(user)) {

@@ -90,6 +90,71 @@ static std::string checkPlannable(memref::AllocOp alloc,
   return "";
 }
 
+/// The alignment a buffer of `type` needs: its element's size rounded up
+/// to a power of two.
+static int64_t getElementAlignment(MemRefType type) {
+  int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
+  int64_t elementBytes =
+      std::max<int64_t>(*getStorageBytes(type) / elements, 1);
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(elementBytes));
+}
+
+/// The results a device function copies out at its end are live from their
+/// definition to the copy, and the memory model counts them apart from the
+/// arena at their own size. Packed with the others at the arena's alignment
+/// they may take more than that (the padding of small results); planned
+/// apart, the others at the arena's alignment and the results stacked above
+/// them at their element's alignment (largest first, so no padding between
+/// them), the arena is at most the others' arena plus the results' bytes.
+/// Returns that plan if it beats `packedBytes`, else std::nullopt (with
+/// `error` set if planning failed).
+static std::optional<sched::OffsetPlan>
+planResultsAbove(const std::vector<sched::AllocationRequest> &requests,
+                 ArrayRef<int64_t> resultAlignments, int64_t packedBytes,
+                 const sched::OffsetPlanOptions &options, std::string *error) {
+  std::vector<sched::AllocationRequest> others;
+  std::vector<size_t> results;
+  for (auto [index, request] : llvm::enumerate(requests)) {
+    if (resultAlignments[index])
+      results.push_back(index);
+    else
+      others.push_back(request);
+  }
+  if (results.empty())
+    return std::nullopt;
+  sched::OffsetPlan plan;
+  if (!others.empty()) {
+    std::optional<sched::OffsetPlan> planned =
+        sched::planOffsets(others, options, error);
+    if (!planned)
+      return std::nullopt;
+    plan = std::move(*planned);
+  }
+  llvm::stable_sort(results, [&](size_t a, size_t b) {
+    return resultAlignments[a] > resultAlignments[b];
+  });
+  std::vector<int64_t> offsets(requests.size(), 0);
+  size_t other = 0;
+  for (auto [index, alignment] : llvm::enumerate(resultAlignments))
+    if (!alignment)
+      offsets[index] = plan.offsets[other++];
+  int64_t top = plan.arenaBytes;
+  for (size_t index : results) {
+    top = llvm::alignTo(top, resultAlignments[index]);
+    offsets[index] = top;
+    top += requests[index].sizeBytes;
+  }
+  if (top >= packedBytes)
+    return std::nullopt;
+  plan.offsets = std::move(offsets);
+  plan.arenaBytes = top;
+  plan.maxLiveBytes = sched::computeMaxLiveBytes(requests);
+  plan.isOptimal = top == plan.maxLiveBytes;
+  plan.algorithm =
+      plan.algorithm.empty() ? "results" : plan.algorithm + " + results above";
+  return plan;
+}
+
 /// Plans the allocations of `block`. The bodies of an op with sequential
 /// bodies (hasSequentialBodies) run while the op does, one run after
 /// another, and a region's allocations that do not escape it are dead when
@@ -105,6 +170,9 @@ planBlock(Block &block, Attribute memorySpace,
   // Per request: the allocation, or the nested arena's plan.
   std::vector<std::variant<memref::AllocOp, BlockPlan>> items;
   BlockPlan result;
+  // Per request: the alignment its element type needs if it is a result
+  // copied out at the end (it may go above the others' arena), else 0.
+  std::vector<int64_t> resultAlignments;
   for (Operation &op : block) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       std::string reason = checkPlannable(alloc, memorySpace);
@@ -121,6 +189,8 @@ planBlock(Block &block, Attribute memorySpace,
         continue;
       requests.push_back({static_cast<int64_t>(items.size()), uses.firstStep,
                           uses.lastStep, *getStorageBytes(alloc.getType())});
+      resultAlignments.push_back(
+          uses.copiedOutAsResult ? getElementAlignment(alloc.getType()) : 0);
       items.push_back(alloc);
       llvm::append_range(result.deallocs, uses.deallocs);
       continue;
@@ -152,6 +222,7 @@ planBlock(Block &block, Attribute memorySpace,
     int64_t step = steps.lookup(&op);
     requests.push_back(
         {static_cast<int64_t>(items.size()), step, step, nested.arenaBytes});
+    resultAlignments.push_back(0);
     llvm::append_range(result.deallocs, nested.deallocs);
     items.push_back(std::move(nested));
   }
@@ -161,7 +232,16 @@ planBlock(Block &block, Attribute memorySpace,
       sched::planOffsets(requests, options, error);
   if (!plan)
     return std::nullopt;
-  if (!sched::verifyOffsets(requests, plan->offsets, options.alignment,
+  // Results above the others are aligned to their elements only.
+  int64_t verifiedAlignment = options.alignment;
+  if (std::optional<sched::OffsetPlan> stacked = planResultsAbove(
+          requests, resultAlignments, plan->arenaBytes, options, error)) {
+    plan = std::move(stacked);
+    verifiedAlignment = 1;
+  } else if (!error->empty()) {
+    return std::nullopt;
+  }
+  if (!sched::verifyOffsets(requests, plan->offsets, verifiedAlignment,
                             error)) {
     *error = "internal error: the plan is invalid: " + *error;
     return std::nullopt;

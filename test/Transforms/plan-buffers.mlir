@@ -159,3 +159,47 @@ func.func @bodies(%x: memref<64xf32>, %y: memref<128xf32>, %out: memref<64xf32>,
 func.func @nothing(%x: memref<4xf32>) {
   return
 }
+
+// -----
+
+// Results a device function copies out (into memsched.host_buffer
+// allocations) live to the end. Packed among the others at 256-byte
+// alignment they would take 4,616 B; placed above the others' arena at
+// their elements' alignment (f64, f32, then f16) the arena is the others'
+// 4,096 B plus the results' 18 B, what the memory model counts.
+// CHECK-LABEL: func.func @results_above_the_arena
+// CHECK-SAME:    algorithm = "{{.+}} + results above"{{.*}}arena_bytes = 4114 : i64{{.*}}max_live_bytes = 4114 : i64, optimal = true, planned_buffers = 4 : i64, unplanned_buffers = 3 : i64
+// CHECK:         %[[ARENA:.+]] = memref.alloc() {alignment = 256 : i64, memsched.arena} : memref<4114xi8>
+// CHECK:         arith.constant 0 : index
+// CHECK:         %[[OFF1:.+]] = arith.constant 4104 : index
+// CHECK-NEXT:    memref.view %[[ARENA]][%[[OFF1]]][] : memref<4114xi8> to memref<f32>
+// CHECK:         %[[OFF2:.+]] = arith.constant 4108 : index
+// CHECK-NEXT:    memref.view %[[ARENA]][%[[OFF2]]][] : memref<4114xi8> to memref<3xf16>
+// CHECK:         %[[OFF3:.+]] = arith.constant 4096 : index
+// CHECK-NEXT:    memref.view %[[ARENA]][%[[OFF3]]][] : memref<4114xi8> to memref<f64>
+// GREEDY-LABEL:  func.func @results_above_the_arena
+// GREEDY-SAME:     arena_bytes = 4114 : i64
+// ALIGN64-LABEL: func.func @results_above_the_arena
+// ALIGN64-SAME:    arena_bytes = 4114 : i64
+// expected-remark @below {{memsched-plan-buffers: 4 buffers in one arena of 4.02 KiB (max live 4.02 KiB, fragmentation 1.000x, }}
+func.func @results_above_the_arena(%x: memref<1024xf32>, %out: memref<1024xf32>) -> (memref<f32>, memref<3xf16>, memref<f64>) {
+  %t = memref.alloc() : memref<1024xf32>
+  linalg.exp ins(%x : memref<1024xf32>) outs(%t : memref<1024xf32>)
+  %one = arith.constant 1.0 : f32
+  %r1 = memref.alloc() : memref<f32>
+  linalg.fill ins(%one : f32) outs(%r1 : memref<f32>)
+  %h = arith.constant 2.0 : f16
+  %r2 = memref.alloc() : memref<3xf16>
+  linalg.fill ins(%h : f16) outs(%r2 : memref<3xf16>)
+  %d = arith.constant 3.0 : f64
+  %r3 = memref.alloc() : memref<f64>
+  linalg.fill ins(%d : f64) outs(%r3 : memref<f64>)
+  linalg.exp ins(%t : memref<1024xf32>) outs(%out : memref<1024xf32>)
+  %h1 = memref.alloc() {memsched.host_buffer} : memref<f32>
+  gpu.memcpy %h1, %r1 : memref<f32>, memref<f32>
+  %h2 = memref.alloc() {memsched.host_buffer} : memref<3xf16>
+  gpu.memcpy %h2, %r2 : memref<3xf16>, memref<3xf16>
+  %h3 = memref.alloc() {memsched.host_buffer} : memref<f64>
+  gpu.memcpy %h3, %r3 : memref<f64>, memref<f64>
+  return %h1, %h2, %h3 : memref<f32>, memref<3xf16>, memref<f64>
+}

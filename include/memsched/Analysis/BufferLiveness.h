@@ -34,6 +34,9 @@ struct BufferUses {
   SmallVector<Operation *> deallocs;
   /// Why the buffer cannot be planned; empty if it can.
   std::string escapeReason;
+  /// Whether the buffer or an alias is copied into a host buffer the caller
+  /// owns (a result memsched-device-boundary copies out before the return).
+  bool copiedOutAsResult = false;
 
   bool escapes() const { return !escapeReason.empty(); }
   bool isUsed() const { return firstStep >= 0; }

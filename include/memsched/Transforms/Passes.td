@@ -321,6 +321,14 @@ def MemschedPlanBuffersPass
     per buffer at its planned offset. Their `memref.dealloc` ops are removed
     (the arena is deallocated before the return if any of them was).
 
+    A buffer a device function copies out as a result (into a
+    `memsched.host_buffer` allocation, memsched-device-boundary) lives to
+    the end, and the memory model counts it apart from the arena at its own
+    size. Where packing such buffers among the others costs more (the
+    alignment padding of small results), they are placed above the others'
+    arena instead, each at its element's alignment, largest first: the
+    arena is then at most the others' arena plus the results' bytes.
+
     Allocations with dynamic sizes, in nested regions, or that escape
     (returned, passed to a call, yielded from a region, passed into a
     non-linalg region op) stay as they are, each with a remark. A remark
