@@ -474,6 +474,102 @@ int64_t CalleeMemory::countEveryTensor(func::FuncOp func) {
   return bytes;
 }
 
+static bool isTensorView(Operation *op) {
+  return isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::ReshapeOp, tensor::CastOp>(op);
+}
+
+/// Whether `callee` may write into the buffer of its argument `index`:
+/// the argument, or a value that may share its buffer (a view of it, the
+/// tied result of a write into it), is written by an op, or passed to
+/// control flow or another call (not followed: assumed written).
+/// Bufferization of function boundaries writes such an argument in place
+/// unless it copies it first; either way the caller may have to copy.
+static bool mayWriteArgument(func::FuncOp callee, unsigned index) {
+  SmallVector<mlir::Value> worklist = {callee.getArgument(index)};
+  DenseSet<mlir::Value> seen;
+  while (!worklist.empty()) {
+    mlir::Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getNumRegions() != 0 && !isa<linalg::LinalgOp>(user))
+        return true;
+      if (isa<CallOpInterface>(user))
+        return true;
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+          dps && dps.isDpsInit(&use))
+        return true;
+      if (isa<tensor::InsertSliceOp, tensor::InsertOp,
+              tensor::ParallelInsertSliceOp>(user) &&
+          use.getOperandNumber() == 1)
+        return true;
+      if (isTensorView(user))
+        worklist.append(user->result_begin(), user->result_end());
+    }
+  }
+  return false;
+}
+
+/// Whether bufferization copies `operand` of `call` before a callee writes
+/// into it: its buffer (what it is a view of) is a constant's, or is read
+/// after the call (a use of it or of a view of it after the call in its
+/// block, or outside the block, or by the call again). A call is a fence:
+/// no pass moves a reader across it, so the answer holds while the caller
+/// is reordered.
+static bool mustCopyCallOperand(CallOpInterface call, mlir::Value operand) {
+  mlir::Value root = operand;
+  while (Operation *producer = root.getDefiningOp()) {
+    if (producer->hasTrait<OpTrait::ConstantLike>())
+      return true;
+    if (!isTensorView(producer))
+      break;
+    root = producer->getOperand(0);
+  }
+  Block *block = call->getBlock();
+  SmallVector<mlir::Value> aliases = {root};
+  DenseSet<mlir::Value> seen;
+  bool usedByCall = false;
+  while (!aliases.empty()) {
+    mlir::Value value = aliases.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor)
+        return true;
+      if (ancestor == call.getOperation()) {
+        // Passed twice (two arguments sharing one buffer), or read inside.
+        if (usedByCall || user != call.getOperation())
+          return true;
+        usedByCall = true;
+        continue;
+      }
+      if (call->isBeforeInBlock(ancestor))
+        return true;
+      if (isTensorView(user))
+        aliases.append(user->result_begin(), user->result_end());
+    }
+  }
+  return false;
+}
+
+int64_t mlir::memsched::getCallOperandCopyBytes(CallOpInterface call) {
+  auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+  if (!callee || callee.isExternal())
+    return 0;
+  int64_t bytes = 0;
+  for (auto [index, operand] : llvm::enumerate(call.getArgOperands())) {
+    if (!isa<RankedTensorType>(operand.getType()) ||
+        index >= callee.getNumArguments() || !mayWriteArgument(callee, index))
+      continue;
+    if (mustCopyCallOperand(call, operand))
+      bytes += getCallTensorBytes(operand.getType());
+  }
+  return bytes;
+}
+
 int64_t CalleeMemory::annotate(func::FuncOp func) {
   if (auto known = peakOf.find(func); known != peakOf.end())
     return known->second;
@@ -487,8 +583,9 @@ int64_t CalleeMemory::annotate(func::FuncOp func) {
     int64_t bytes = annotate(callee);
     for (Type type : call->getResultTypes())
       bytes -= getCallTensorBytes(type);
-    call->setAttr(kWorkspaceAttrName,
-                  builder.getI64IntegerAttr(std::max<int64_t>(bytes, 0)));
+    // The copies live while the call runs: its workspace too.
+    bytes = std::max<int64_t>(bytes, 0) + getCallOperandCopyBytes(call);
+    call->setAttr(kWorkspaceAttrName, builder.getI64IntegerAttr(bytes));
     // A callee still being annotated is on a cycle of calls; so is one that
     // reaches one.
     if (active.contains(callee) || recursive.contains(callee)) {

@@ -166,9 +166,18 @@ std::optional<int64_t> computeModelPeak(func::FuncOp func,
 /// body: what the callee holds at its peak (its transients in its current
 /// order, its own calls counted first the same way) less the call's
 /// results; every tensor its body makes where it cannot be simulated (a
-/// recursive callee, one outside the model). Function passes may not read
-/// other functions, so this is how they see callees.
+/// recursive callee, one outside the model); plus the operands the caller
+/// copies for the call (getCallOperandCopyBytes). Function passes may not
+/// read other functions, so this is how they see callees.
 void annotateCallWorkspaces(ModuleOp module);
+
+/// The bytes the caller copies before `call` so that its callee (a function
+/// with a body) can write into an argument: each operand the callee may
+/// write (a write into the argument or a view of it, or passing it to
+/// control flow or a call) that is a constant or a view of one, or whose
+/// buffer the caller reads after the call (calls are fences: no pass moves
+/// a reader across one).
+int64_t getCallOperandCopyBytes(CallOpInterface call);
 
 /// Whether some call in `module` to a function with a body has no
 /// `memsched.workspace` yet.

@@ -376,7 +376,9 @@ def MemschedAnnotateCallsPass
     Sets `memsched.workspace` on every call to a function of the module
     with a body: the callee's peak of transient bytes in its current order
     (its own calls counted the same way, callees first) less the call's
-    results, which the caller counts as its own buffers. A function pass
+    results, which the caller counts as its own buffers, plus the operands
+    the caller copies because the callee may write into them (a constant,
+    or a value the caller uses again). A function pass
     may not read another function (passes run on functions in parallel),
     so this module pass says it for them; memsched-optimize runs it first.
     A recursive callee, or one outside the memory model, counts every
