@@ -19,6 +19,7 @@
 #include <map>
 #include <tuple>
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -479,34 +480,60 @@ static bool isTensorView(Operation *op) {
              tensor::ExpandShapeOp, tensor::ReshapeOp, tensor::CastOp>(op);
 }
 
-/// Whether `callee` may write into the buffer of its argument `index`:
-/// the argument, or a value that may share its buffer (a view of it, the
-/// tied result of a write into it), is written by an op, or passed to
+/// Whether `callee` may write into the buffer of its argument `index`: an
+/// op writes into the argument or a view of it while nothing after that op
+/// reads them (bufferization then writes in place; otherwise it copies in
+/// the callee, which the callee's own peak counts), or passes one to
 /// control flow or another call (not followed: assumed written).
-/// Bufferization of function boundaries writes such an argument in place
-/// unless it copies it first; either way the caller may have to copy.
-static bool mayWriteArgument(func::FuncOp callee, unsigned index) {
-  SmallVector<mlir::Value> worklist = {callee.getArgument(index)};
-  DenseSet<mlir::Value> seen;
-  while (!worklist.empty()) {
-    mlir::Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    for (OpOperand &use : value.getUses()) {
+static bool
+mayWriteArgument(func::FuncOp callee, unsigned index,
+                 DenseSet<std::pair<Operation *, unsigned>> &active) {
+  if (callee.isExternal() || !callee.getBody().hasOneBlock() ||
+      !active.insert({callee, index}).second)
+    return true;
+  auto done = llvm::make_scope_exit([&] { active.erase({callee, index}); });
+  Block &block = callee.getBody().front();
+  SmallVector<mlir::Value> aliases = {callee.getArgument(index)};
+  for (size_t i = 0; i < aliases.size(); ++i)
+    for (Operation *user : aliases[i].getUsers())
+      if (isTensorView(user) && user->getOperand(0) == aliases[i])
+        llvm::append_range(aliases, user->getResults());
+  auto isReadAfter = [&](Operation *writer) {
+    for (mlir::Value alias : aliases)
+      for (Operation *user : alias.getUsers()) {
+        Operation *ancestor = block.findAncestorOpInBlock(*user);
+        if (!ancestor ||
+            (ancestor != writer && writer->isBeforeInBlock(ancestor)))
+          return true;
+      }
+    return false;
+  };
+  for (mlir::Value alias : aliases) {
+    for (OpOperand &use : alias.getUses()) {
       Operation *user = use.getOwner();
+      if (auto call = dyn_cast<CallOpInterface>(user)) {
+        auto next = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+        unsigned position = use.getOperandNumber() -
+                            call.getArgOperands().getBeginOperandIndex();
+        if (!next || mayWriteArgument(next, position, active))
+          return true;
+        continue;
+      }
       if (user->getNumRegions() != 0 && !isa<linalg::LinalgOp>(user))
         return true;
-      if (isa<CallOpInterface>(user))
+      // A whole insertion of the destination into itself writes nothing.
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+          insert && insert.getSource() == insert.getDest())
+        continue;
+      auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+      bool writes = (dps && dps.isDpsInit(&use)) ||
+                    (isa<tensor::InsertSliceOp, tensor::InsertOp>(user) &&
+                     use.getOperandNumber() == 1);
+      if (!writes)
+        continue;
+      Operation *writer = block.findAncestorOpInBlock(*user);
+      if (!writer || !isReadAfter(writer))
         return true;
-      if (auto dps = dyn_cast<DestinationStyleOpInterface>(user);
-          dps && dps.isDpsInit(&use))
-        return true;
-      if (isa<tensor::InsertSliceOp, tensor::InsertOp,
-              tensor::ParallelInsertSliceOp>(user) &&
-          use.getOperandNumber() == 1)
-        return true;
-      if (isTensorView(user))
-        worklist.append(user->result_begin(), user->result_end());
     }
   }
   return false;
@@ -562,7 +589,10 @@ int64_t mlir::memsched::getCallOperandCopyBytes(CallOpInterface call) {
   int64_t bytes = 0;
   for (auto [index, operand] : llvm::enumerate(call.getArgOperands())) {
     if (!isa<RankedTensorType>(operand.getType()) ||
-        index >= callee.getNumArguments() || !mayWriteArgument(callee, index))
+        index >= callee.getNumArguments())
+      continue;
+    DenseSet<std::pair<Operation *, unsigned>> active;
+    if (!mayWriteArgument(callee, index, active))
       continue;
     if (mustCopyCallOperand(call, operand))
       bytes += getCallTensorBytes(operand.getType());

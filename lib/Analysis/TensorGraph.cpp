@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -776,6 +777,7 @@ private:
   /// Decides which ops form each task (see TensorGraph.h).
   void groupOps();
   BufferId addBuffer(Value root, BufferKind kind, bool isReadOnly);
+  void addNestedConstants(Block &block);
   ValueId addValue(Value value, BufferId buffer, TaskId producer);
   void addResults(Operation *op, TaskId task, int64_t position);
 
@@ -1016,6 +1018,37 @@ BufferId TensorGraphBuilder::addBuffer(Value root, BufferKind kind,
   return id;
 }
 
+/// The tensor constants inside control-flow bodies are resident too: the
+/// lowering makes each distinct one a global, which the device holds from
+/// entry (memsched-device-boundary). One buffer per distinct constant not
+/// also at the top level (whose constants have buffers of their own), with
+/// no value: nothing at the top level reads it.
+void TensorGraphBuilder::addNestedConstants(Block &block) {
+  DenseSet<Attribute> counted;
+  for (Operation &op : block) {
+    Attribute value;
+    if (op.hasTrait<OpTrait::ConstantLike>() && op.getNumResults() == 1 &&
+        isa<RankedTensorType>(op.getResult(0).getType()) &&
+        matchPattern(&op, m_Constant(&value)))
+      counted.insert(value);
+  }
+  for (Operation &op : block) {
+    if (op.getNumRegions() == 0)
+      continue;
+    op.walk([&](Operation *nested) {
+      Attribute value;
+      if (nested == &op || !nested->hasTrait<OpTrait::ConstantLike>() ||
+          nested->getNumResults() != 1 ||
+          !isa<RankedTensorType>(nested->getResult(0).getType()) ||
+          !matchPattern(nested, m_Constant(&value)) ||
+          !counted.insert(value).second)
+        return;
+      addBuffer(nested->getResult(0), BufferKind::Resident,
+                /*isReadOnly=*/true);
+    });
+  }
+}
+
 ValueId TensorGraphBuilder::addValue(Value value, BufferId buffer,
                                      TaskId producer) {
   scheduling::Value problemValue;
@@ -1178,6 +1211,7 @@ void TensorGraphBuilder::run() {
       problem.buffer(buffer).sizeBytes = 0;
     addValue(argument, buffer, kNoId);
   }
+  addNestedConstants(block);
 
   // Tasks in the order of their computations, which is program order.
   graph.costs.resize(graph.ops.size());

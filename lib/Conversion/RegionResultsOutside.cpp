@@ -17,6 +17,7 @@
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -88,13 +89,75 @@ static bool computeIntoDestination(Value yielded, Value dest, Block &block) {
   return true;
 }
 
-/// A loop's value is written into its carried buffer at the end of each
-/// iteration.
+/// Whether nothing in `block` after `op` but its terminator reads `value`
+/// or a view of it: a write into it at `op` conflicts with no later read.
+static bool isDeadAfter(Value value, Operation *op, Block &block) {
+  SmallVector<Value> aliases = {value};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      Operation *ancestor = block.findAncestorOpInBlock(*user);
+      if (!ancestor || ancestor == op)
+        continue;
+      if (ancestor == block.getTerminator() || op->isBeforeInBlock(ancestor))
+        return false;
+      if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+              tensor::ExpandShapeOp, tensor::CastOp>(user))
+        aliases.append(user->result_begin(), user->result_end());
+    }
+  }
+  return true;
+}
+
+/// Whether `op`, writing its result `result` into `dest`, reads `dest`
+/// only element by element where it writes it (an all-parallel linalg op
+/// reading it with the result's indexing), so that writing in place is
+/// safe; any other read of `dest` or a view of it makes it unsafe.
+static bool readsOnlyInPlace(Operation *op, OpResult result, Value dest) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (operand.get() != dest)
+      continue;
+    if (!linalgOp || !linalgOp.isDpsInput(&operand) ||
+        linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
+        linalgOp.getMatchingIndexingMap(&operand) !=
+            linalgOp.getIndexingMapMatchingResult(result))
+      return false;
+  }
+  // Through a view of `dest`, the op may read other elements than it
+  // writes.
+  return llvm::none_of(op->getOperands(), [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return def &&
+           isa<ViewLikeOpInterface, tensor::ExtractSliceOp,
+               tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp,
+               tensor::ReshapeOp>(def) &&
+           llvm::is_contained(def->getOperands(), dest);
+  });
+}
+
+/// A loop's value is written into its carried buffer: computed there where
+/// the op making it writes into an empty tensor of its own and the carried
+/// value is not read after it (no copy, no buffer of the body's own, the
+/// loop as the memory model counts it at most), else copied there at the
+/// end of each iteration.
 static void placeLoopResults(scf::ForOp loop) {
-  Operation *yield = loop.getBody()->getTerminator();
-  for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
-    if (isStaticTensor(iterArg.getType()))
+  Block &body = *loop.getBody();
+  Operation *yield = body.getTerminator();
+  for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    if (!isStaticTensor(iterArg.getType()))
+      continue;
+    Value yielded = yield->getOperand(index);
+    Operation *producer = yielded.getDefiningOp();
+    bool computedInPlace =
+        producer && producer->getBlock() == &body &&
+        llvm::count(yield->getOperands(), yielded) == 1 &&
+        isDeadAfter(iterArg, producer, body) &&
+        readsOnlyInPlace(producer, cast<OpResult>(yielded), iterArg) &&
+        computeIntoDestination(yielded, iterArg, body);
+    if (!computedInPlace)
       yieldInto(yield, index, iterArg);
+  }
 }
 
 /// Every branch writes its value into one tensor made before the op.

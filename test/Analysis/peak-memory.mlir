@@ -296,3 +296,31 @@ func.func @workspace(%x: tensor<64xf32>) -> tensor<64xf32> {
   %b = linalg.negf ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   return %b : tensor<64xf32>
 }
+
+// -----
+
+// Constants inside control-flow bodies are resident too (the lowering makes
+// each a global, which the device copies in at entry): once per distinct
+// value, and not again where the top level has the same one.
+// resident = 64 (%x) + 64 (%top) + 32 (%inner, 8xf32) = 160; %same is
+// %top's value and %twice %inner's.
+// CHECK-LABEL: peak-memory @nested_constants
+// CHECK-SAME: resident 160 {{.*}}
+func.func @nested_constants(%x: tensor<16xf32>, %flag: i1) -> tensor<16xf32> {
+  %top = arith.constant dense<1.0> : tensor<16xf32>
+  %r = scf.if %flag -> (tensor<16xf32>) {
+    %same = arith.constant dense<1.0> : tensor<16xf32>
+    %inner = arith.constant dense<2.0> : tensor<8xf32>
+    %twice = arith.constant dense<2.0> : tensor<8xf32>
+    %e = tensor.empty() : tensor<16xf32>
+    %a = linalg.add ins(%x, %same : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+    %b = tensor.insert_slice %inner into %a[0] [8] [1] : tensor<8xf32> into tensor<16xf32>
+    %c = tensor.insert_slice %twice into %b[8] [8] [1] : tensor<8xf32> into tensor<16xf32>
+    scf.yield %c : tensor<16xf32>
+  } else {
+    %e = tensor.empty() : tensor<16xf32>
+    %a = linalg.add ins(%x, %top : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+    scf.yield %a : tensor<16xf32>
+  }
+  return %r : tensor<16xf32>
+}

@@ -99,3 +99,40 @@ func.func @yield_whole_slice(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// Tests that a loop whose value is computed element by element from its
+// carried tensor, into an empty tensor of its own, computes it in the
+// carried tensor: no buffer of the body's own and no copy at the end of the
+// iteration (the body's buffers as the memory model counts them at most).
+// Where the carried value is read after that op, or read at other elements
+// (a transpose, as @step's loop does), the value is copied at the end.
+// RUN: memsched-opt %s -memsched-exec-harness=func=accumulate -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.acc.cpu
+// RUN: memsched-opt %s -memsched-exec-harness=func=accumulate -memsched-to-gpu-pipeline=emulate-kernels 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.acc.emulated
+// RUN: grep -v '^mgpu' %t.acc.emulated | diff %t.acc.cpu -
+
+// CHECK-LABEL: func.func @accumulate
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9]+]] = %{{.*}}, %[[OTHER:[a-z0-9]+]] = %{{.*}}, %[[LAST:[a-z0-9]+]] = %{{.*}})
+// CHECK: %[[SUM:.*]] = linalg.add ins(%[[ACC]], %{{.*}} : tensor<8xf32>, tensor<8xf32>) outs(%[[ACC]] : tensor<8xf32>)
+// CHECK: %[[NEW:.*]] = linalg.mul ins(%[[OTHER]], %{{.*}} : tensor<8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK-NOT: outs(%[[OTHER]]
+// CHECK: %[[MIX:.*]] = linalg.add ins(%[[OTHER]], %[[NEW]] : tensor<8xf32>, tensor<8xf32>) outs(%[[LAST]] : tensor<8xf32>)
+// CHECK: %[[M:.*]] = bufferization.materialize_in_destination %[[NEW]] in %[[OTHER]]
+// CHECK: scf.yield %[[SUM]], %[[M]], %[[MIX]]
+func.func @accumulate(%x: tensor<8xf32>, %g: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<8xf32>) -> tensor<8xf32>
+  %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %init, %other = %x, %last = %x) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+    %e1 = tensor.empty() : tensor<8xf32>
+    %sum = linalg.add ins(%acc, %g : tensor<8xf32>, tensor<8xf32>) outs(%e1 : tensor<8xf32>) -> tensor<8xf32>
+    %e2 = tensor.empty() : tensor<8xf32>
+    %new = linalg.mul ins(%other, %g : tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+    %e3 = tensor.empty() : tensor<8xf32>
+    %mix = linalg.add ins(%other, %new : tensor<8xf32>, tensor<8xf32>) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %sum, %new, %mix : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
