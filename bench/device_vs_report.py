@@ -3,6 +3,7 @@
 
     PYTHONPATH=build/python_packages python3 bench/device_vs_report.py
         [--budgets none min 0.8x] [FILE:FUNC ...]
+    ... bench/device_vs_report.py --fuzz-seeds 14400-14700 [--kind K]
 
 For each program (default: the three examples) and budget it runs
 `python3 -m memsched.run --emulate` (the device pipeline, kernels emulated
@@ -59,11 +60,59 @@ def device_planned(path, func, budget):
         return json.load(open(out.name))["planned_device_bytes"]
 
 
+def fuzz_summary(args):
+    """Over the small fuzzed programs of --fuzz-seeds (at most --max-ops
+    ops, as the fuzzer's device runs): how often the device holds more than
+    the report plans, and by how much."""
+    sys.path.insert(0, HERE)
+    import fuzz
+    low, high = (int(x) for x in args.fuzz_seeds.split("-"))
+    compared, above, not_lowered, worst = 0, [], 0, (1.0, None)
+    with tempfile.TemporaryDirectory() as directory:
+        for seed in range(low, high + 1):
+            _, text, entry, kind = fuzz.generate(seed)
+            if args.kind and kind != args.kind:
+                continue
+            if fuzz.op_count(text) > args.max_ops:
+                continue
+            path = os.path.join(directory, "seed%d.mlir" % seed)
+            with open(path, "w") as handle:
+                handle.write(text)
+            for budget in args.budgets:
+                device = device_planned(path, entry, budget)
+                if device is None:
+                    not_lowered += 1
+                    continue
+                planned = report_planned(text, entry, budget)
+                compared += 1
+                ratio = device / planned
+                if ratio > 1:
+                    above.append("%d/%s %.3f" % (seed, budget, ratio))
+                if ratio > worst[0]:
+                    worst = (ratio, "%d/%s" % (seed, budget))
+    print("seeds %s%s: %d runs compared, %d not lowered; device above the "
+          "report in %d (%.1f%%)%s" % (
+              args.fuzz_seeds, " (%s)" % args.kind if args.kind else "",
+              compared, not_lowered, len(above),
+              100.0 * len(above) / max(compared, 1),
+              ", worst %.3f (seed %s)" % worst if worst[1] else ""))
+    for entry in above:
+        print("  above: " + entry)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("programs", nargs="*", default=EXAMPLES)
     parser.add_argument("--budgets", nargs="*", default=["none", "min"])
+    parser.add_argument("--fuzz-seeds", metavar="A-B",
+                        help="instead of programs: bench/fuzz.py's programs "
+                        "of these seeds, summarized")
+    parser.add_argument("--kind", help="with --fuzz-seeds: only this kind")
+    parser.add_argument("--max-ops", type=int, default=40,
+                        help="with --fuzz-seeds: at most this many ops")
     args = parser.parse_args()
+    if args.fuzz_seeds:
+        return fuzz_summary(args)
     print("| program | budget | device (resident + arena) | report planned | "
           "device / report |")
     print("|---|---|---:|---:|---:|")
