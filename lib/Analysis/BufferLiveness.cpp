@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -97,7 +99,12 @@ mlir::memsched::computeBufferUses(Value root, Block &block,
                             user->getName().getStringRef().str() + "')";
         break;
       }
-      record(steps.lookup(ancestor));
+      // A view touches no memory: its readers, followed below, use the
+      // buffer (a view nothing reads does not keep it alive, as in the
+      // tensor-level model).
+      if (!isa<ViewLikeOpInterface>(user) || !isMemoryEffectFree(user) ||
+          user->getNumRegions() != 0)
+        record(steps.lookup(ancestor));
       if (auto copy = dyn_cast<gpu::MemcpyOp>(user);
           copy && copy.getSrc() == value) {
         Operation *destination = copy.getDst().getDefiningOp();

@@ -21,6 +21,7 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -225,6 +226,30 @@ planBlock(Block &block, Attribute memorySpace,
     resultAlignments.push_back(0);
     llvm::append_range(result.deallocs, nested.deallocs);
     items.push_back(std::move(nested));
+  }
+  // What a result is copied from (the source of a returned view, which
+  // bufferization copies into a buffer of its own first) is counted apart
+  // from the arena by the memory model too: it may go above as well.
+  DenseMap<Operation *, size_t> requestOf;
+  for (auto [index, item] : llvm::enumerate(items))
+    if (auto *alloc = std::get_if<memref::AllocOp>(&item))
+      requestOf[*alloc] = index;
+  for (auto [index, item] : llvm::enumerate(items)) {
+    auto *alloc = std::get_if<memref::AllocOp>(&item);
+    if (!alloc || !resultAlignments[index])
+      continue;
+    for (Operation *user : alloc->getResult().getUsers()) {
+      auto copy = dyn_cast<memref::CopyOp>(user);
+      if (!copy || copy.getTarget() != alloc->getResult())
+        continue;
+      Value source = copy.getSource();
+      while (auto view = source.getDefiningOp<ViewLikeOpInterface>())
+        source = view.getViewSource();
+      auto it = requestOf.find(source.getDefiningOp());
+      if (it != requestOf.end() && !resultAlignments[it->second])
+        resultAlignments[it->second] =
+            getElementAlignment(cast<MemRefType>(source.getType()));
+    }
   }
   if (requests.empty())
     return result;

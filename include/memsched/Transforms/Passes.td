@@ -315,7 +315,8 @@ def MemschedPlanBuffersPass
     the function's block that have a static shape, an identity layout and
     the requested memory space, computes each one's lifetime in the current
     op order (from the first to the last op using it or any value that may
-    alias it: views, subviews, casts, reshapes), plans aligned offsets with
+    alias it: views, subviews, casts, reshapes; a view op itself, which
+    touches no memory, does not count), plans aligned offsets with
     the offset planner (docs/planning.md), and replaces the allocations by
     one `memref.alloc` of bytes (marked `memsched.arena`) and a `memref.view`
     per buffer at its planned offset. Their `memref.dealloc` ops are removed
