@@ -148,13 +148,29 @@ static void placeLoopResults(scf::ForOp loop) {
     if (!isStaticTensor(iterArg.getType()))
       continue;
     Value yielded = yield->getOperand(index);
-    Operation *producer = yielded.getDefiningOp();
+    // The ops writing the value in place, last first, back to the one
+    // writing into an empty tensor (a write in place into a value computed
+    // just before, as memsched-inplace makes them, is followed).
+    SmallVector<OpResult> chain;
+    for (Value value = yielded;;) {
+      auto result = dyn_cast<OpResult>(value);
+      auto dpsOp =
+          result ? dyn_cast<DestinationStyleOpInterface>(result.getOwner())
+                 : DestinationStyleOpInterface();
+      if (!dpsOp || dpsOp->getBlock() != &body)
+        break;
+      chain.push_back(result);
+      value = dpsOp.getTiedOpOperand(result)->get();
+    }
     bool computedInPlace =
-        producer && producer->getBlock() == &body &&
-        llvm::count(yield->getOperands(), yielded) == 1 &&
-        isDeadAfter(iterArg, producer, body) &&
-        readsOnlyInPlace(producer, cast<OpResult>(yielded), iterArg) &&
-        computeIntoDestination(yielded, iterArg, body);
+        !chain.empty() && llvm::count(yield->getOperands(), yielded) == 1 &&
+        isDeadAfter(iterArg, chain.back().getOwner(), body) &&
+        llvm::all_of(chain,
+                     [&](OpResult result) {
+                       return readsOnlyInPlace(result.getOwner(), result,
+                                               iterArg);
+                     }) &&
+        computeIntoDestination(chain.back(), iterArg, body);
     if (!computedInPlace)
       yieldInto(yield, index, iterArg);
   }

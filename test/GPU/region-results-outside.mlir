@@ -136,3 +136,30 @@ func.func @accumulate(%x: tensor<8xf32>, %g: tensor<8xf32>) -> (tensor<8xf32>, t
   }
   return %r#0, %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// The same through a write in place (as memsched-inplace makes them): the
+// yielded value is written into %a, which is written into an empty tensor
+// of its own; %a is then computed in the carried tensor, and so is the
+// value, with no copy.
+// RUN: memsched-opt %s -memsched-exec-harness=func=accumulate_in_place -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.chain.cpu
+// RUN: memsched-opt %s -memsched-exec-harness=func=accumulate_in_place -memsched-to-gpu-pipeline=emulate-kernels 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.chain.emulated
+// RUN: grep -v '^mgpu' %t.chain.emulated | diff %t.chain.cpu -
+
+// CHECK-LABEL: func.func @accumulate_in_place
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9]+]] = %{{.*}})
+// CHECK: %[[A:.*]] = linalg.add ins(%[[ACC]], %{{.*}} : tensor<8xf32>, tensor<8xf32>) outs(%[[ACC]] : tensor<8xf32>)
+// CHECK: %[[B:.*]] = linalg.mul ins(%[[A]], %[[A]] : tensor<8xf32>, tensor<8xf32>) outs(%[[A]] : tensor<8xf32>)
+// CHECK-NOT: materialize_in_destination
+// CHECK: scf.yield %[[B]]
+func.func @accumulate_in_place(%x: tensor<8xf32>, %g: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<8xf32>) {
+    %e = tensor.empty() : tensor<8xf32>
+    %a = linalg.add ins(%acc, %g : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    %b = linalg.mul ins(%a, %a : tensor<8xf32>, tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %b : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

@@ -101,8 +101,9 @@ def MemschedRegionResultsOutsidePass
     destination instead (nothing is copied). So does a loop's, where
     nothing after that op in the body reads the carried tensor and the op
     reads it only element by element where it writes (an all-parallel
-    linalg op with the result's indexing): an accumulator is then updated
-    in its buffer, with no buffer of the body's own. A branch's result then never
+    linalg op with the result's indexing), also through a chain of writes
+    in place into values computed just before: an accumulator is then
+    updated in its buffer, with no buffer of the body's own. A branch's result then never
     aliases the values its branches yield, so bufferization does not merge
     their alias sets (which would make writes elsewhere copy).
 
