@@ -89,6 +89,23 @@ static bool computeIntoDestination(Value yielded, Value dest, Block &block) {
   return true;
 }
 
+/// Where `yielded` is an insertion in `block` into a tensor other than
+/// `dest`, makes it an insertion into a copy of that tensor made in `dest`:
+/// the region then allocates nothing for the value (the insertion writes in
+/// place) where it would copy the tensor for the insertion and then copy
+/// the value into `dest`.
+static bool insertIntoDestination(Value yielded, Value dest, Block &block) {
+  auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert || insert->getBlock() != &block || insert.getDest() == dest ||
+      insert.getType() != dest.getType())
+    return false;
+  OpBuilder builder(insert);
+  auto copy =
+      linalg::CopyOp::create(builder, insert.getLoc(), insert.getDest(), dest);
+  insert.getDestMutable().assign(copy.getResult(0));
+  return true;
+}
+
 /// Whether nothing in `block` after `op` but its terminator reads `value`
 /// or a view of it: a write into it at `op` conflicts with no later read.
 static bool isDeadAfter(Value value, Operation *op, Block &block) {
@@ -171,7 +188,16 @@ static void placeLoopResults(scf::ForOp loop) {
                                                iterArg);
                      }) &&
         computeIntoDestination(chain.back(), iterArg, body);
-    if (!computedInPlace)
+    // An insertion into another tensor: into a copy of it made in the
+    // carried tensor, where the insertion's piece is not read from it.
+    auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>();
+    bool insertedInPlace =
+        !computedInPlace && insert && insert->getBlock() == &body &&
+        llvm::count(yield->getOperands(), yielded) == 1 &&
+        isDeadAfter(iterArg, insert, body) &&
+        readsOnlyInPlace(insert, cast<OpResult>(yielded), iterArg) &&
+        insertIntoDestination(yielded, iterArg, body);
+    if (!computedInPlace && !insertedInPlace)
       yieldInto(yield, index, iterArg);
   }
 }
@@ -190,8 +216,9 @@ static void placeBranchResults(Operation *op) {
       if (region.empty())
         continue;
       Operation *yield = region.front().getTerminator();
-      if (!computeIntoDestination(yield->getOperand(index), dest,
-                                  region.front()))
+      Value yielded = yield->getOperand(index);
+      if (!computeIntoDestination(yielded, dest, region.front()) &&
+          !insertIntoDestination(yielded, dest, region.front()))
         yieldInto(yield, index, dest);
     }
   }

@@ -163,3 +163,46 @@ func.func @accumulate_in_place(%x: tensor<8xf32>, %g: tensor<8xf32>) -> tensor<8
   }
   return %r : tensor<8xf32>
 }
+
+// A branch and a loop whose value is an insertion into a tensor from
+// outside (here an argument the function reads again, and a constant):
+// the tensor is copied into the destination (linalg.copy) and the piece
+// inserted there, so the region allocates nothing of its own, where it
+// would copy the tensor for the insertion and then copy the value again
+// (found by bench/fuzz.py, control-flow seeds 31230 and 29962).
+// RUN: memsched-opt %s -memsched-exec-harness=func=insert_outside -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.insert.cpu
+// RUN: memsched-opt %s -memsched-exec-harness=func=insert_outside -memsched-to-gpu-pipeline=emulate-kernels 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.insert.emulated
+// RUN: grep -v '^mgpu' %t.insert.emulated | diff %t.insert.cpu -
+
+// CHECK-LABEL: func.func @insert_outside
+// CHECK: %[[CST:.*]] = arith.constant dense<2.000000e+00> : tensor<6xf32>
+// CHECK: %[[DEST:.*]] = tensor.empty() : tensor<6xf32>
+// CHECK: scf.if
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[X:.*]] : tensor<6xf32>) outs(%[[DEST]] : tensor<6xf32>)
+// CHECK: %[[INS:.*]] = tensor.insert_slice %{{.*}} into %[[COPY]][1] [2] [1]
+// CHECK-NEXT: scf.yield %[[INS]]
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9]+]] = %{{.*}})
+// CHECK: %[[LCOPY:.*]] = linalg.copy ins(%[[CST]] : tensor<6xf32>) outs(%[[ACC]] : tensor<6xf32>)
+// CHECK: %[[LINS:.*]] = tensor.insert_slice %{{.*}} into %[[LCOPY]][0] [2] [1]
+// CHECK-NOT: materialize_in_destination
+// CHECK: scf.yield %[[LINS]]
+func.func @insert_outside(%x: tensor<6xf32>, %p: tensor<2xf32>, %flag: i1) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %cst = arith.constant dense<2.0> : tensor<6xf32>
+  %b = scf.if %flag -> (tensor<6xf32>) {
+    %ins = tensor.insert_slice %p into %x[1] [2] [1] : tensor<2xf32> into tensor<6xf32>
+    scf.yield %ins : tensor<6xf32>
+  } else {
+    scf.yield %x : tensor<6xf32>
+  }
+  %l = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %x) -> (tensor<6xf32>) {
+    %e = tensor.empty() : tensor<2xf32>
+    %piece = tensor.extract_slice %acc[2] [2] [1] : tensor<6xf32> to tensor<2xf32>
+    %neg = linalg.negf ins(%piece : tensor<2xf32>) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+    %ins = tensor.insert_slice %neg into %cst[0] [2] [1] : tensor<2xf32> into tensor<6xf32>
+    scf.yield %ins : tensor<6xf32>
+  }
+  return %b, %l, %x : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+}

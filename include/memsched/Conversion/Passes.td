@@ -103,7 +103,11 @@ def MemschedRegionResultsOutsidePass
     reads it only element by element where it writes (an all-parallel
     linalg op with the result's indexing), also through a chain of writes
     in place into values computed just before: an accumulator is then
-    updated in its buffer, with no buffer of the body's own. A branch's result then never
+    updated in its buffer, with no buffer of the body's own. A region
+    whose value is an insertion into another tensor instead inserts into a
+    copy of that tensor made in the destination (`linalg.copy`), so it
+    allocates nothing for the value (for a loop, where nothing after the
+    insertion reads the carried tensor). A branch's result then never
     aliases the values its branches yield, so bufferization does not merge
     their alias sets (which would make writes elsewhere copy).
 
