@@ -176,6 +176,14 @@ static void placeLoopResults(scf::ForOp loop) {
                  : DestinationStyleOpInterface();
       if (!dpsOp || dpsOp->getBlock() != &body)
         break;
+      // A value written in place must be read by its writer only: a later
+      // reader would make bufferization copy, and the loop then yield a
+      // buffer of the body's own.
+      if (!chain.empty() &&
+          llvm::any_of(value.getUsers(), [&](Operation *user) {
+            return user != chain.back().getOwner();
+          }))
+        break;
       chain.push_back(result);
       value = dpsOp.getTiedOpOperand(result)->get();
     }

@@ -206,3 +206,30 @@ func.func @insert_outside(%x: tensor<6xf32>, %p: tensor<2xf32>, %flag: i1) -> (t
   }
   return %b, %l, %x : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
 }
+
+// Not through a value read again after its writer in place: bufferization
+// would copy it for that write, and the loop yield a buffer of the body's
+// own. The value is copied into the carried tensor at the end instead, and
+// every device buffer is planned.
+// RUN: memsched-opt %s -memsched-exec-harness=func=chain_read_later -memsched-to-gpu-pipeline=emulate-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=READ-LATER
+// READ-LATER: memsched-plan-buffers: 3 buffers in one arena of 544 B (max live 544 B, fragmentation 1.000x, {{[a-z-]+}}), 1 left as they are (the first: returned from the function)
+
+// CHECK-LABEL: func.func @chain_read_later
+// CHECK: iter_args(%[[ACC:[a-z0-9]+]] = %{{.*}})
+// CHECK: %[[A:.*]] = linalg.add ins(%[[ACC]], %{{.*}} : tensor<8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK: %[[B:.*]] = linalg.mul
+// CHECK: bufferization.materialize_in_destination %[[B]] in %[[ACC]]
+func.func @chain_read_later(%x: tensor<8xf32>, %g: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<8xf32>) {
+    %e = tensor.empty() : tensor<8xf32>
+    %a = linalg.add ins(%acc, %g : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    %b = linalg.mul ins(%a, %a : tensor<8xf32>, tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+    %e2 = tensor.empty() : tensor<8xf32>
+    %c = linalg.add ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %b : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
