@@ -475,11 +475,6 @@ int64_t CalleeMemory::countEveryTensor(func::FuncOp func) {
   return bytes;
 }
 
-static bool isTensorView(Operation *op) {
-  return isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp, tensor::ReshapeOp, tensor::CastOp>(op);
-}
-
 /// Whether `callee` may write into the buffer of its argument `index`: an
 /// op writes into the argument or a view of it while nothing after that op
 /// reads them (bufferization then writes in place; otherwise it copies in
@@ -496,7 +491,7 @@ mayWriteArgument(func::FuncOp callee, unsigned index,
   SmallVector<mlir::Value> aliases = {callee.getArgument(index)};
   for (size_t i = 0; i < aliases.size(); ++i)
     for (Operation *user : aliases[i].getUsers())
-      if (isTensorView(user) && user->getOperand(0) == aliases[i])
+      if (getViewCandidateSource(user) == aliases[i])
         llvm::append_range(aliases, user->getResults());
   auto isReadAfter = [&](Operation *writer) {
     for (mlir::Value alias : aliases)
@@ -550,9 +545,10 @@ static bool mustCopyCallOperand(CallOpInterface call, mlir::Value operand) {
   while (Operation *producer = root.getDefiningOp()) {
     if (producer->hasTrait<OpTrait::ConstantLike>())
       return true;
-    if (!isTensorView(producer))
+    mlir::Value source = getViewCandidateSource(producer);
+    if (!source)
       break;
-    root = producer->getOperand(0);
+    root = source;
   }
   Block *block = call->getBlock();
   SmallVector<mlir::Value> aliases = {root};
@@ -575,7 +571,7 @@ static bool mustCopyCallOperand(CallOpInterface call, mlir::Value operand) {
       }
       if (call->isBeforeInBlock(ancestor))
         return true;
-      if (isTensorView(user))
+      if (getViewCandidateSource(user) == value)
         aliases.append(user->result_begin(), user->result_end());
     }
   }

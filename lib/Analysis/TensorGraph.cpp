@@ -102,7 +102,7 @@ getCollapsedStrides(tensor::CollapseShapeOp collapse, ArrayRef<int64_t> strides,
 
 /// The source `op` would view if its layout allows: slices, casts,
 /// reshapes and other view-like ops; null for anything else.
-static Value getViewCandidateSource(Operation *op) {
+Value mlir::memsched::getViewCandidateSource(Operation *op) {
   if (auto view = dyn_cast<ViewLikeOpInterface>(op))
     return view.getViewSource();
   return llvm::TypeSwitch<Operation *, Value>(op)
@@ -1024,27 +1024,27 @@ BufferId TensorGraphBuilder::addBuffer(Value root, BufferKind kind,
 /// also at the top level (whose constants have buffers of their own), with
 /// no value: nothing at the top level reads it.
 void TensorGraphBuilder::addNestedConstants(Block &block) {
-  DenseSet<Attribute> counted;
-  for (Operation &op : block) {
+  // The value of a tensor constant, else null.
+  auto tensorConstant = [](Operation *op) -> Attribute {
     Attribute value;
-    if (op.hasTrait<OpTrait::ConstantLike>() && op.getNumResults() == 1 &&
-        isa<RankedTensorType>(op.getResult(0).getType()) &&
-        matchPattern(&op, m_Constant(&value)))
+    if (op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()) ||
+        !matchPattern(op, m_Constant(&value)))
+      return {};
+    return value;
+  };
+  DenseSet<Attribute> counted;
+  for (Operation &op : block)
+    if (Attribute value = tensorConstant(&op))
       counted.insert(value);
-  }
   for (Operation &op : block) {
     if (op.getNumRegions() == 0)
       continue;
     op.walk([&](Operation *nested) {
-      Attribute value;
-      if (nested == &op || !nested->hasTrait<OpTrait::ConstantLike>() ||
-          nested->getNumResults() != 1 ||
-          !isa<RankedTensorType>(nested->getResult(0).getType()) ||
-          !matchPattern(nested, m_Constant(&value)) ||
-          !counted.insert(value).second)
-        return;
-      addBuffer(nested->getResult(0), BufferKind::Resident,
-                /*isReadOnly=*/true);
+      Attribute value = tensorConstant(nested);
+      if (nested != &op && value && counted.insert(value).second)
+        addBuffer(nested->getResult(0), BufferKind::Resident,
+                  /*isReadOnly=*/true);
     });
   }
 }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedInterfaces.h"
 
@@ -118,8 +119,7 @@ static bool isDeadAfter(Value value, Operation *op, Block &block) {
         continue;
       if (ancestor == block.getTerminator() || op->isBeforeInBlock(ancestor))
         return false;
-      if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
-              tensor::ExpandShapeOp, tensor::CastOp>(user))
+      if (getViewCandidateSource(user) == alias)
         aliases.append(user->result_begin(), user->result_end());
     }
   }
@@ -145,11 +145,7 @@ static bool readsOnlyInPlace(Operation *op, OpResult result, Value dest) {
   // writes.
   return llvm::none_of(op->getOperands(), [&](Value operand) {
     Operation *def = operand.getDefiningOp();
-    return def &&
-           isa<ViewLikeOpInterface, tensor::ExtractSliceOp,
-               tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp,
-               tensor::ReshapeOp>(def) &&
-           llvm::is_contained(def->getOperands(), dest);
+    return def && getViewCandidateSource(def) == dest;
   });
 }
 

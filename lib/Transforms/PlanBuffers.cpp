@@ -94,10 +94,8 @@ static std::string checkPlannable(memref::AllocOp alloc,
 /// The alignment a buffer of `type` needs: its element's size rounded up
 /// to a power of two.
 static int64_t getElementAlignment(MemRefType type) {
-  int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
-  int64_t elementBytes =
-      std::max<int64_t>(*getStorageBytes(type) / elements, 1);
-  return static_cast<int64_t>(llvm::PowerOf2Ceil(elementBytes));
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(
+      getElementStorageBytes(type.getElementType()).value_or(1)));
 }
 
 /// The results a device function copies out at its end are live from their

@@ -156,6 +156,10 @@ int64_t getBodyPeakBytes(Block &block);
 /// null for other results.
 OpOperand *getTiedInit(OpResult result);
 
+/// The tensor `op` may view (a slice, cast, reshape or other view-like op
+/// reads nothing and may share its source's buffer); null for other ops.
+Value getViewCandidateSource(Operation *op);
+
 /// Whether the result of `op` tied to `init` may be written into the buffer
 /// of the input `input`, as far as the op itself tells: the op is
 /// elementwise on tensors (every loop parallel), its payload does not read
