@@ -26,7 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/MemorySimulator.h"
-#include "memsched/Scheduling/Oracles/CheckmateIlp.h"
+#include "memsched/Scheduling/CheckmateIlp.h"
 #include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/Remat.h"
 #include "memsched/Scheduling/RematGraph.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Oracles/CheckmateIlp.h"
+#include "memsched/Scheduling/CheckmateIlp.h"
 
 #include "SchedulingTestHelpers.h"
 

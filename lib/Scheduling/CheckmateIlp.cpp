@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Oracles/CheckmateIlp.h"
+#include "memsched/Scheduling/CheckmateIlp.h"
 
 #include <Cbc_C_Interface.h>
 
@@ -23,6 +23,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <queue>
 #include <string>
@@ -455,6 +456,10 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
     return result;
   }
 
+  // CBC 2.10's driver is not documented as thread-safe, and passes plan
+  // functions in parallel: one solve at a time.
+  static std::mutex cbcMutex;
+  std::lock_guard<std::mutex> lock(cbcMutex);
   int64_t unit = memoryUnitOf(graph);
   CheckmateModel model(graph, unit);
   std::unique_ptr<Cbc_Model, CbcModelDeleter> cbc(Cbc_newModel());
@@ -471,7 +476,11 @@ std::optional<CheckmateResult> mlir::memsched::scheduling::solveCheckmateIlp(
   if (!options.relaxation) {
     double bestTime = kInfinity;
     std::vector<double> start;
-    for (const StageRuns &runs : startCandidates(graph)) {
+    std::vector<StageRuns> starts = startCandidates(graph);
+    for (const std::vector<NodeId> &sequence : options.startSequences)
+      if (std::optional<StageRuns> runs = stagesOf(graph, sequence))
+        starts.push_back(std::move(*runs));
+    for (const StageRuns &runs : starts) {
       std::optional<SequenceCost> cost =
           simulateSequence(graph, sequenceOf(runs));
       if (!cost || cost->peakBytes > budgetBytes || cost->time >= bestTime)

@@ -4,11 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file declares the exact rematerialization baseline: the integer linear
+// This file declares the exact rematerialization solver: the integer linear
 // program of Checkmate (Jain et al., "Checkmate: Breaking the Memory Wall
 // with Optimal Tensor Rematerialization", MLSys 2020), solved with COIN-OR
-// CBC, and a brute-force oracle over the same schedule space that the tests
-// use to check the ILP on tiny graphs.
+// CBC (memsched-remat's exact phase, RematIlp.h, and the benchmarks'
+// baseline), and a brute-force oracle over the same schedule space that the
+// tests use to check the ILP on tiny graphs.
 //
 // Both search Checkmate's schedule space on a RematGraph: stage t (one per
 // node, in id order) runs some recomputations of nodes smaller than t, in
@@ -18,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_SCHEDULING_ORACLES_CHECKMATEILP_H
-#define MEMSCHED_SCHEDULING_ORACLES_CHECKMATEILP_H
+#ifndef MEMSCHED_SCHEDULING_CHECKMATEILP_H
+#define MEMSCHED_SCHEDULING_CHECKMATEILP_H
 
 #include "memsched/Scheduling/RematGraph.h"
 
@@ -47,6 +48,10 @@ struct CheckmateOptions {
   /// its objective is a lower bound on the optimal total time, cheap to get
   /// even where the ILP is out of reach. No sequence is produced.
   bool relaxation = false;
+  /// Known sequences to start from (e.g. a heuristic's plan): the cheapest
+  /// one that lies in the schedule space and fits is the first incumbent,
+  /// unless a built-in start is cheaper.
+  std::vector<std::vector<NodeId>> startSequences;
 };
 
 /// How a solve ended.
@@ -89,7 +94,7 @@ struct CheckmateResult {
 /// simulateSequence() peak is at most the budget. An infeasible budget is a
 /// result (status Infeasible), not an error; std::nullopt with \p error means
 /// the input was invalid or the solver failed. CBC 2.10's solver driver is
-/// not documented as thread-safe, so calls must not run concurrently.
+/// not documented as thread-safe, so concurrent calls wait for each other.
 std::optional<CheckmateResult>
 solveCheckmateIlp(const RematGraph &graph, int64_t budgetBytes,
                   const CheckmateOptions &options = {},
@@ -124,4 +129,4 @@ solveRematBruteForce(const RematGraph &graph, int64_t budgetBytes,
 } // namespace memsched
 } // namespace mlir
 
-#endif // MEMSCHED_SCHEDULING_ORACLES_CHECKMATEILP_H
+#endif // MEMSCHED_SCHEDULING_CHECKMATEILP_H
