@@ -12,6 +12,7 @@
 
 #include "memsched/Scheduling/Remat.h"
 #include "Deadline.h"
+#include "RematIlp.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 
 #include <algorithm>
@@ -1510,6 +1511,17 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         exact->plan.algorithm = "exhaustive";
         consider(std::move(exact->plan));
       }
+      // Checkmate's schedule space, exactly, where the problem is small and
+      // of its shape.
+      if (!options.singleRecompute && options.ilpMaxTasks > 0 &&
+          context.numTasks <= options.ilpMaxTasks)
+        if (std::optional<RematPlan> ilp = detail::planRematByIlp(
+                problem, budget, options.ilpMaxNodes,
+                options.ilpTimeLimitSeconds,
+                plan && plan->withinBudget ? &*plan : nullptr)) {
+          smallest = std::min(smallest, ilp->peakTransientAfter);
+          consider(std::move(ilp));
+        }
       plan->smallestPeakTransient = smallest;
       break;
     }

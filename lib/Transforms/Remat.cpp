@@ -45,9 +45,9 @@ void RematPass::runOnOperation() {
     emitError(func.getLoc()) << "memsched-remat: " << error;
     return signalPassFailure();
   }
-  if (timeLimitMs < 0 || segments < 0) {
-    emitError(func.getLoc()) << "memsched-remat: time-limit-ms and segments "
-                                "must not be negative";
+  if (timeLimitMs < 0 || segments < 0 || ilpMaxTasks < 0) {
+    emitError(func.getLoc()) << "memsched-remat: time-limit-ms, segments and "
+                                "ilp-max-tasks must not be negative";
     return signalPassFailure();
   }
   FailureOr<DeviceSpec> spec =
@@ -69,6 +69,7 @@ void RematPass::runOnOperation() {
   config.remat.segments = segments;
   config.remat.singleRecompute = recomputeOnce;
   config.remat.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
+  config.remat.ilpMaxTasks = ilpMaxTasks;
   if (failed(runBudgetPlanning(func, CostModel(*spec), config)))
     signalPassFailure();
 }

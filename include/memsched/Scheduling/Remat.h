@@ -29,8 +29,11 @@
 //    checkpoint dropped; the segment count is searched from sqrt(n) out;
 //  - `sequential`: PyTorch's checkpoint_sequential split (equal segments by
 //    count along the same path, the last one not recomputed);
-//  - `auto`: the cheapest of greedy and chen that meets the budget, and of
-//    every drop set where the plan space is small enough to search whole.
+//  - `auto`: the cheapest of greedy and chen that meets the budget, of
+//    every drop set where the plan space is small enough to search whole,
+//    and, optionally, on small problems without in-place chains, of
+//    Checkmate's ILP, whose schedule space recomputes any value at any
+//    point (RematIlp.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +87,20 @@ struct RematOptions {
   /// placements), when their number times the tasks is at most this many
   /// task simulations; 0 turns the phase off.
   int64_t exhaustiveWork = 50'000;
+  /// `auto` also solves Checkmate's ILP (with CBC) on problems of at most
+  /// this many tasks where no transient buffer is written by two tasks, and
+  /// adds its plan as a candidate; 0 (the default) turns the phase off: the
+  /// solve takes up to seconds, and the budget driver plans a function many
+  /// times.
+  int64_t ilpMaxTasks = 0;
+  /// Work limit of that solve: CBC branch-and-bound nodes; the best plan
+  /// found within it is a candidate.
+  int64_t ilpMaxNodes = 2000;
+  /// Wall-clock limit of each solve, in seconds; <= 0 means none. Unlike the
+  /// other phases, on by default: CBC's root alone takes up to 20 s on some
+  /// 24-task DAGs, whatever the node limit. Where it binds, the ILP's
+  /// candidate (and so auto's plan) can differ between runs.
+  double ilpTimeLimitSeconds = 2.0;
   /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
   /// `sequential` and a search over counts for `chen`.
   int64_t segments = 0;

@@ -151,7 +151,9 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
     rewritten function. When no plan meets it, the pass emits an error
     naming the smallest budget the algorithm reached and leaves the IR
     unchanged. `algorithm=` picks how buffers are chosen: `auto` (default:
-    the cheapest of greedy, chen and chen refined by the greedy), `greedy` (recompute time per byte freed
+    the cheapest of greedy, chen and chen refined by the greedy, of every
+    drop set where they are few, and with `ilp-max-tasks=` of Checkmate's
+    ILP on small functions), `greedy` (recompute time per byte freed
     at the peak, then un-drop what is not needed), `chen` (sqrt(n)
     segments, best segment count) or `sequential` (PyTorch's
     checkpoint_sequential split; `segments=` sets the count).
@@ -193,6 +195,11 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "Optional wall-clock limit of the plan refinement, in "
            "milliseconds (0: none; the planners stop at work limits, so "
            "results do not depend on the machine)">,
+    Option<"ilpMaxTasks", "ilp-max-tasks", "int64_t", "0",
+           "auto also solves Checkmate's ILP (CBC; 2000 nodes and 2 s per "
+           "solve) on functions of at most this many tasks without "
+           "in-place chains: any value recomputed at any point, as often "
+           "as it pays (0: off)">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (op times decide what is cheap to "
            "recompute)">,
