@@ -144,6 +144,7 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.device = options.device;
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
+    fitOptions.ilpMaxTasks = options.ilpMaxTasks;
     fitOptions.offload.assign(options.offload.begin(), options.offload.end());
     if (fitReorders)
       fitOptions.reorder = "auto";
@@ -177,12 +178,14 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
   // Kernel names are positions in the program as given, before any
   // reordering, so that a profile of it can be read back.
   pm.addPass(createMemschedTagKernelsPass());
-  if (options.optimize || !options.budget.empty()) {
+  if (options.optimize || !options.budget.empty() || !options.offload.empty()) {
     OptimizePipelineOptions optimizeOptions;
     optimizeOptions.budget = options.budget;
     optimizeOptions.device = options.device;
     optimizeOptions.allowRemat = options.allowRemat;
     optimizeOptions.allowSwap = options.allowSwap;
+    optimizeOptions.offload = ArrayRef<std::string>(options.offload);
+    optimizeOptions.ilpMaxTasks = options.ilpMaxTasks;
     optimizeOptions.report = options.report;
     buildOptimizePipeline(pm, optimizeOptions);
   }

@@ -56,9 +56,10 @@ void FitPass::runOnOperation() {
     emitError(func.getLoc()) << "memsched-fit: " << error;
     return signalPassFailure();
   }
-  if (timeLimitMs < 0) {
+  if (timeLimitMs < 0 || ilpMaxTasks < 0) {
     emitError(func.getLoc())
-        << "memsched-fit: time-limit-ms must not be negative";
+        << "memsched-fit: time-limit-ms and ilp-max-tasks must not be "
+           "negative";
     return signalPassFailure();
   }
   FailureOr<DeviceSpec> spec =
@@ -79,6 +80,7 @@ void FitPass::runOnOperation() {
   config.allowSwap = allowSwap;
   double seconds = static_cast<double>(timeLimitMs) / 1000.0;
   config.remat.timeLimitSeconds = seconds;
+  config.remat.ilpMaxTasks = ilpMaxTasks;
   config.swap.timeLimitSeconds = seconds;
   CostModel costModel(*spec);
   if (!reorder.empty() && !scheduling::parseReorderAlgorithm(reorder)) {

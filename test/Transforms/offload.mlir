@@ -11,6 +11,14 @@
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize='offload=params,grads' -o - 2>/dev/null | FileCheck %s --check-prefix=OPTFORCED
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params,grads budget=0.8x reorder=auto' -o - 2>/dev/null | FileCheck %s --check-prefix=FITREORDER
 // RUN: not memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-fit='offload=params budget=0.8x reorder=bogus' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADREORDER
+// memsched-to-gpu-pipeline passes offload= on to memsched-optimize (it ran
+// without it before): the parameters stay in host memory, registered with
+// the runtime, and the emulated device's results equal the CPU's.
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false '-memsched-to-gpu-pipeline=offload=params stop-at-launches=true' 2>/dev/null | FileCheck %s --check-prefix=GPU-PIPELINE
+// RUN: memsched-opt %s -memsched-exec-harness=func=step -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.cpu
+// RUN: memsched-opt %s -memsched-exec-harness=func=step '-memsched-to-gpu-pipeline=emulate-kernels offload=params' 2>/dev/null | %run_gpu_harness%mock_gpu_runtime > %t.emulated
+// RUN: grep -v '^mgpu' %t.emulated | diff %t.cpu -
+// RUN: FileCheck %s --check-prefix=GPU-RUN --input-file=%t.emulated
 
 // Tests memsched-offload on a two-layer training step (params w1, w2; the
 // input x; results loss, grads): each parameter is in host memory and read
@@ -96,3 +104,6 @@ func.func @step(%w1: tensor<256x256xf32>, %w2: tensor<256x256xf32>, %x: tensor<2
   %dw1 = linalg.matmul ins(%xt, %dh : tensor<256x256xf32>, tensor<256x256xf32>) outs(%z : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %loss, %dw1, %dw2 : tensor<f32>, tensor<256x256xf32>, tensor<256x256xf32>
 }
+
+// GPU-PIPELINE: func.func @step(%arg0: memref<256x256xf32> {memsched.host_memory}, %arg1: memref<256x256xf32> {memsched.host_memory}, %arg2: memref<256x256xf32>)
+// GPU-RUN-COUNT-2: mgpu host_register bytes=262144

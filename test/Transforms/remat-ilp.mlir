@@ -3,6 +3,9 @@
 // RUN: not memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-remat=budget=0.75x 2>&1 >/dev/null | FileCheck %s --check-prefix=DROP-SETS
 // CSE and canonicalization keep the clones apart: the budget still holds.
 // RUN: memsched-opt %s "-memsched-remat=budget=0.75x ilp-max-tasks=40" -cse -canonicalize -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CSE
+// memsched-fit (recomputation only) and memsched-optimize take the option too.
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false "-memsched-fit=budget=0.75x allow-swap=false ilp-max-tasks=40" 2>/dev/null | FileCheck %s --check-prefix=FIT
+// RUN: memsched-opt %s "-memsched-optimize=budget=0.75x allow-swap=false ilp-max-tasks=40" -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CSE
 // Results are bit-identical on CPU.
 // RUN: memsched-opt %s -memsched-exec-harness=func=f -memsched-to-cpu-pipeline | %run_harness > %t.original
 // RUN: memsched-opt %s "-memsched-remat=budget=0.75x ilp-max-tasks=40" -cse -canonicalize -memsched-exec-harness=func=f -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.remat
@@ -21,6 +24,8 @@
 // CHECK-SAME: memsched.remat = {algorithm = "ilp", dropped_buffers = {{[0-9]+}} : i64, recompute_time_s = {{[^,]+}}, recomputed_ops = {{[0-9]+}} : i64}
 // CHECK: memsched.recompute = 0 : i64
 // CHECK: return
+
+// FIT: memsched.remat = {algorithm = "ilp"
 
 // DROP-SETS: error: memsched-remat: cannot meet the budget of 55.50 KiB (56832 B) for '@f'; the smallest reachable footprint is 62.00 KiB (63488 B, remat)
 

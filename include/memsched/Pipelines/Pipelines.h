@@ -68,6 +68,12 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
                      "params, grads, optimizer; empty: none. With a budget "
                      "planned both ways and the better kept; without, "
                      "offloaded")};
+  ::mlir::detail::PassOptions::Option<int64_t> ilpMaxTasks{
+      *this, "ilp-max-tasks",
+      llvm::cl::desc("Recomputation also solves Checkmate's ILP on "
+                     "functions of at most this many tasks without in-place "
+                     "chains (memsched-fit's ilp-max-tasks; 0: off)"),
+      llvm::cl::init(0)};
   ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of the result to this file ('-' "

@@ -308,6 +308,10 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of each planner's refinement, in "
            "milliseconds (0: none; the planners stop at work limits)">,
+    Option<"ilpMaxTasks", "ilp-max-tasks", "int64_t", "0",
+           "Recomputation's auto also solves Checkmate's ILP on functions "
+           "of at most this many tasks without in-place chains "
+           "(memsched-remat's ilp-max-tasks; 0: off)">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100">,
   ];

@@ -172,3 +172,29 @@ def training_step(rng, depth=None, max_rows=16, width=64, shuffle=True):
     lines.append("  return %s : %s" % (", ".join(results), result_types))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def random_dag(rng, n=None, max_rows=8, width=64):
+    """A random DAG of ``n`` ops in program order: each writes 1 to
+    ``max_rows`` rows into its own empty tensor and reads 1-3 earlier ops
+    (the first reads the argument); then a chain of one-row ops folds in
+    the ops nothing read, and its last op is returned. Returns the text."""
+    n = n or rng.randint(8, 20)
+    rows = [rng.randint(1, max_rows) for _ in range(n)]
+    reads = [sorted({rng.randrange(v) for _ in range(rng.randint(1, 3))})
+             if v else [] for v in range(n)]
+    read = {u for inputs in reads for u in inputs}
+    unread = [v for v in range(n) if v not in read]
+    for v in unread[1:]:
+        reads.append([len(rows) - 1, v] if len(rows) > n else [unread[0], v])
+        rows.append(1)
+    last = len(rows) - 1
+    lines = ["func.func @dag(%%x: %s) -> %s {"
+             % (_type(1, width), _type(rows[last], width))]
+    for v in range(len(rows)):
+        inputs = ([("%%n%d" % u, rows[u]) for u in reads[v]] if reads[v]
+                  else [("%x", 1)])
+        lines += _generic("%%n%d" % v, inputs, rows[v], "%%e%d" % v, width)
+    lines.append("  return %%n%d : %s" % (last, _type(rows[last], width)))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
