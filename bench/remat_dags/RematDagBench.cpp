@@ -180,6 +180,14 @@ std::string extraOf(const RematPlan &plan) {
   return buffer;
 }
 
+/// The geometric mean of \p values (0 when empty).
+double geometricMean(const std::vector<double> &values) {
+  double logSum = 0;
+  for (double value : values)
+    logSum += std::log(value);
+  return values.empty() ? 0.0 : std::exp(logSum / values.size());
+}
+
 /// The comparison of one variant of auto with the ILP over table (a).
 struct AgainstIlp {
   int bothMet = 0, ilpOnly = 0, exactMatches = 0;
@@ -211,16 +219,13 @@ struct AgainstIlp {
   void print(const char *name) {
     std::sort(ratios.begin(), ratios.end());
     std::sort(seconds.begin(), seconds.end());
-    double logSum = 0;
-    for (double r : ratios)
-      logSum += std::log(r);
     std::printf("%s: of the budgets the ILP proved feasible and optimal, %d "
                 "met (%d at exactly the ILP's extra time), %d missed; extra "
                 "time / ILP's over the %zu met with a positive optimum: "
                 "geometric mean %.3f, median %.3f, max %.3f. Solve time per "
                 "budget: median %.2f s, max %.2f s (one core).\n\n",
                 name, bothMet, exactMatches, ilpOnly, ratios.size(),
-                ratios.empty() ? 0.0 : std::exp(logSum / ratios.size()),
+                geometricMean(ratios),
                 ratios.empty() ? 0.0 : ratios[ratios.size() / 2],
                 ratios.empty() ? 0.0 : ratios.back(),
                 seconds.empty() ? 0.0 : seconds[seconds.size() / 2],
@@ -300,18 +305,12 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
       std::fflush(stdout);
     }
   }
-  double oneGapLogSum = 0;
-  for (double r : oneGapRatios)
-    oneGapLogSum += std::log(r);
   std::printf("\nauto in the earlier plan space (one recomputation per value, "
               "made at the first late reader): "
               "%d budgets met, extra time / ILP's over the %zu it meets "
               "where the ILP proved a positive optimum: geometric mean "
               "%.3f.\n\n",
-              oneGapMet, oneGapRatios.size(),
-              oneGapRatios.empty()
-                  ? 0.0
-                  : std::exp(oneGapLogSum / oneGapRatios.size()));
+              oneGapMet, oneGapRatios.size(), geometricMean(oneGapRatios));
   autoStats.print("auto (default options)");
   phaseStats.print("auto with the ILP phase (RematOptions::ilpMaxTasks = 40)");
 }
