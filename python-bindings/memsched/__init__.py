@@ -60,7 +60,7 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device=None):
 
 
 def optimize(text, budget=None, device=None, allow_remat=True,
-             allow_swap=True, timeline=True, offload=()):
+             allow_swap=True, timeline=True, offload=(), ilp_max_tasks=0):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
@@ -83,8 +83,10 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     stay in host memory (``memsched-offload``): with a budget the step is
     planned with and without it there and the better kept (the report's
     ``fit.offload`` says which; the arguments' ``memsched.host_memory``
-    attributes say where each lives); without one it is offloaded. An
-    unreachable budget raises
+    attributes say where each lives); without one it is offloaded.
+    ``ilp_max_tasks`` > 0 lets recomputation also solve Checkmate's ILP on
+    functions of at most that many tasks without in-place chains
+    (``ilp-max-tasks``; seconds per function). An unreachable budget raises
     ``MLIRError`` naming the smallest reachable one.
     """
     options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
@@ -96,6 +98,8 @@ def optimize(text, budget=None, device=None, allow_remat=True,
         options.append("device=%s" % device)
     if offload:
         options.append("offload=%s" % ",".join(offload))
+    if ilp_max_tasks:
+        options.append("ilp-max-tasks=%d" % ilp_max_tasks)
     module = run_pipeline(text, "memsched-optimize{%s}" % " ".join(options))
     return module, analyze(module, timeline=timeline)
 
