@@ -18,7 +18,8 @@
 //      budgets of 0.4 .. 0.9 of the store-all peak.
 //
 // Every schedule is replayed by simulateChain(); nothing is hard-coded.
-// Flags: --seed N (random chains), --slots N (Rotor's memory slots).
+// Flags: --seed N (random chains), --slots N (Rotor's memory slots),
+// --ilp-max-tasks N (the planner's ILP phase in the last table; 0: off).
 //
 //===----------------------------------------------------------------------===//
 
@@ -265,7 +266,8 @@ void printSweep(const std::vector<NamedChain> &chains, int64_t memorySlots) {
   std::printf("\n");
 }
 
-void printPlannerAgainstRotor(const std::vector<NamedChain> &chains) {
+void printPlannerAgainstRotor(const std::vector<NamedChain> &chains,
+                              int64_t ilpMaxTasks) {
   const std::vector<double> fractions = {0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
   std::printf("## memsched-remat's planner against Rotor on chains\n\n");
   std::printf(
@@ -302,6 +304,7 @@ void printPlannerAgainstRotor(const std::vector<NamedChain> &chains) {
       double rotor = rotorExtra(chain, limit, exact);
       RematOptions options;
       options.budgetTransientBytes = limit - chain.inputBytes;
+      options.ilpMaxTasks = ilpMaxTasks;
       std::string error;
       std::optional<RematPlan> plan = planRemat(problem, options, &error);
       if (!plan) {
@@ -370,13 +373,19 @@ void printRevolve() {
 int main(int argc, char **argv) {
   uint64_t seed = 2024;
   int64_t memorySlots = 500;
+  // RematOptions::ilpMaxTasks of the planner in the last table (0: off).
+  int64_t ilpMaxTasks = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 10);
     } else if (!std::strcmp(argv[i], "--slots") && i + 1 < argc) {
       memorySlots = std::max<int64_t>(1, std::strtoll(argv[++i], nullptr, 10));
+    } else if (!std::strcmp(argv[i], "--ilp-max-tasks") && i + 1 < argc) {
+      ilpMaxTasks = std::max<int64_t>(0, std::strtoll(argv[++i], nullptr, 10));
     } else {
-      std::fprintf(stderr, "usage: %s [--seed N] [--slots N]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--seed N] [--slots N] [--ilp-max-tasks N]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -394,6 +403,6 @@ int main(int argc, char **argv) {
   printComparison(chains, memorySlots);
   printSweep(chains, memorySlots);
   printRevolve();
-  printPlannerAgainstRotor(chains);
+  printPlannerAgainstRotor(chains, ilpMaxTasks);
   return 0;
 }
