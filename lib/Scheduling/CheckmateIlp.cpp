@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/CheckmateIlp.h"
+#include "SetError.h"
 
 #include <Cbc_C_Interface.h>
 
@@ -30,13 +31,9 @@
 #include <utility>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::detail::setError;
 
 namespace {
-void setError(std::string *error, std::string message) {
-  if (error)
-    *error = std::move(message);
-}
-
 /// runs[t][i]: whether stage t runs node i (i <= t); Checkmate's R matrix.
 using StageRuns = std::vector<std::vector<char>>;
 

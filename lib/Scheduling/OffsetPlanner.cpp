@@ -13,6 +13,7 @@
 #include "memsched/Scheduling/OffsetPlanner.h"
 #include "NameTable.h"
 #include "OffsetInstance.h"
+#include "SetError.h"
 
 #include <algorithm>
 #include <iterator>
@@ -51,11 +52,6 @@ constexpr AlgorithmName kAliases[] = {
 };
 
 } // namespace
-
-static void setError(std::string *error, const std::string &message) {
-  if (error)
-    *error = message;
-}
 
 static double secondsSince(Deadline::Clock::time_point start) {
   return std::chrono::duration<double>(Deadline::Clock::now() - start).count();

@@ -7,21 +7,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Problem.h"
+#include "SetError.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::detail::setError;
 
 namespace {
 bool inRange(int32_t id, size_t size) {
   return id >= 0 && static_cast<size_t>(id) < size;
-}
-
-void setError(std::string *error, std::string message) {
-  if (error)
-    *error = std::move(message);
 }
 
 /// Sorts and deduplicates \p ids in place.

@@ -8,18 +8,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/RematGraph.h"
+#include "SetError.h"
 
 #include <algorithm>
 #include <cmath>
 
 using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::detail::setError;
 
 namespace {
-void setError(std::string *error, std::string message) {
-  if (error)
-    *error = std::move(message);
-}
-
 std::string describeNode(const RematGraph &graph, NodeId id) {
   const std::string &name = graph.nodes[id].name;
   return name.empty() ? "#" + std::to_string(id) : "'" + name + "'";

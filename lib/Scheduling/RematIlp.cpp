@@ -6,19 +6,14 @@
 
 #include "RematIlp.h"
 
+#include "SetError.h"
 #include "memsched/Scheduling/CheckmateIlp.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 
 #include <algorithm>
 
 using namespace mlir::memsched::scheduling;
-
-namespace {
-void setError(std::string *error, std::string message) {
-  if (error)
-    *error = std::move(message);
-}
-} // namespace
+using mlir::memsched::scheduling::detail::setError;
 
 std::optional<RematGraph>
 mlir::memsched::scheduling::detail::getTaskGraph(const Problem &problem,
@@ -155,11 +150,15 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::getPlanOfSequence(
                     "last task");
     return std::nullopt;
   }
+  // The buffers of the recomputed tasks.
+  std::vector<char> cloned(numTasks, 0);
   for (const RematClone &clone : plan.clones)
-    for (size_t v = 0; v < problem.numValues(); ++v)
-      if (problem.value(static_cast<ValueId>(v)).definedBy == clone.task)
-        plan.droppedBuffers.push_back(
-            problem.value(static_cast<ValueId>(v)).buffer);
+    cloned[clone.task] = 1;
+  for (size_t v = 0; v < problem.numValues(); ++v)
+    if (TaskId task = problem.value(static_cast<ValueId>(v)).definedBy;
+        task != kNoId && cloned[task])
+      plan.droppedBuffers.push_back(
+          problem.value(static_cast<ValueId>(v)).buffer);
   std::sort(plan.droppedBuffers.begin(), plan.droppedBuffers.end());
   plan.droppedBuffers.erase(
       std::unique(plan.droppedBuffers.begin(), plan.droppedBuffers.end()),

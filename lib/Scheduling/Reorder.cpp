@@ -12,6 +12,7 @@
 #include "ChainFolding.h"
 #include "NameTable.h"
 #include "ScheduleGraph.h"
+#include "SetError.h"
 #include "SubsetSearch.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 
@@ -121,10 +122,6 @@ int32_t largestComponent(const Problem &problem,
   return largest;
 }
 
-void setError(std::string *error, const std::string &message) {
-  if (error)
-    *error = message;
-}
 } // namespace
 
 const char *mlir::memsched::scheduling::getReorderAlgorithmName(
