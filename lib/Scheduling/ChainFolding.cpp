@@ -60,13 +60,15 @@ void insertUnique(std::vector<int32_t> &list, int32_t item) {
 /// The mutable graph the rules rewrite: tasks are group representatives.
 class Folder {
 public:
-  explicit Folder(const Problem &problem);
+  /// `excess` > 0: also apply the approximate rule of coarsenChains().
+  Folder(const Problem &problem, double excess);
   void run();
   FoldedProblem build() const;
 
 private:
   bool joinPredecessor(int32_t v);
   bool joinSuccessor(int32_t u);
+  bool joinSuccessorApproximately(int32_t u);
   /// Merges task `gone` into task `keep`, which run back to back (`keep`
   /// first if `keepRunsFirst`): buffers `diesInside` selects leave the
   /// graph, the others and every edge of `gone` move to `keep`.
@@ -80,6 +82,7 @@ private:
   bool isMarked(int32_t task) const { return marks[task] == stamp; }
 
   const Problem &problem;
+  double excess;
   std::vector<std::vector<int32_t>> preds, succs, taskBuffers, users;
   std::vector<int64_t> workspace, bytes;
   std::vector<bool> escapes, fence, alive;
@@ -97,7 +100,8 @@ private:
   }
 };
 
-Folder::Folder(const Problem &problem) : problem(problem) {
+Folder::Folder(const Problem &problem, double excess)
+    : problem(problem), excess(excess) {
   ScheduleGraph graph(problem);
   int32_t n = graph.numTasks();
   preds.resize(n);
@@ -132,8 +136,9 @@ void Folder::run() {
     int32_t task = work.front();
     work.pop_front();
     queued[task] = false;
-    if (alive[task] && !joinPredecessor(task))
-      joinSuccessor(task);
+    if (alive[task] && !joinPredecessor(task) && !joinSuccessor(task) &&
+        excess > 0.0)
+      joinSuccessorApproximately(task);
   }
 }
 
@@ -261,6 +266,73 @@ bool Folder::joinSuccessor(int32_t u) {
   return true;
 }
 
+bool Folder::joinSuccessorApproximately(int32_t u) {
+  if (succs[u].size() != 1)
+    return false;
+  int32_t v = succs[u].front();
+  if (fence[u] || fence[v])
+    return false;
+  // As joinSuccessor, but users of u's buffers that run in either order with
+  // u are allowed: such a buffer may or may not be allocated or freed by u.
+  std::vector<int32_t> after = succs[v];
+  after.push_back(v);
+  int64_t surelyAllocated = 0, maybeFreed = 0, surelyFreed = 0, internal = 0;
+  mark(preds[u]);
+  for (int32_t buffer : taskBuffers[u]) {
+    if (users[buffer].size() > kMaxClassifiedUsers)
+      return false;
+    bool anyBefore = false, anyAfter = false, anyEither = false, onlyV = true;
+    for (int32_t user : users[buffer]) {
+      if (user == u)
+        continue;
+      if (isMarked(user))
+        anyBefore = true;
+      else if (std::find(after.begin(), after.end(), user) != after.end())
+        anyAfter = true;
+      else
+        anyEither = true;
+      if (user != v)
+        onlyV = false;
+    }
+    if (!anyBefore && !anyEither)
+      surelyAllocated += bytes[buffer];
+    if (!anyAfter && !escapes[buffer]) {
+      maybeFreed += bytes[buffer];
+      if (!anyEither)
+        surelyFreed += bytes[buffer];
+    }
+    if (anyAfter && onlyV && !escapes[buffer])
+      internal += bytes[buffer];
+  }
+  // Moving u down to v lowers the tasks it passes by what it allocates and
+  // raises them by what it frees, which may exceed it by `excess`.
+  if (surelyAllocated == 0 ||
+      static_cast<double>(maybeFreed) >
+          static_cast<double>(surelyAllocated) * (1.0 + excess))
+    return false;
+  mark(succs[v]);
+  int64_t allocatedByV = 0;
+  for (int32_t buffer : taskBuffers[v]) {
+    bool first = users[buffer].size() <= kMaxClassifiedUsers;
+    for (int32_t user : users[buffer])
+      if (user != v && !isMarked(user))
+        first = false;
+    if (first)
+      allocatedByV += bytes[buffer];
+  }
+  // The merged step covers both steps, with what the order leaves open
+  // taken at its worst.
+  int64_t merged = std::max(internal - allocatedByV + workspace[u],
+                            internal - surelyFreed + workspace[v]);
+  workspace[v] = std::max<int64_t>(merged, 0);
+  absorb(u, v, /*keepRunsFirst=*/false, [&](int32_t buffer) {
+    return !escapes[buffer] &&
+           std::all_of(users[buffer].begin(), users[buffer].end(),
+                       [&](int32_t user) { return user == u || user == v; });
+  });
+  return true;
+}
+
 void Folder::absorb(int32_t gone, int32_t keep, bool keepRunsFirst,
                     const std::function<bool(int32_t)> &diesInside) {
   for (int32_t buffer : taskBuffers[gone]) {
@@ -357,7 +429,15 @@ FoldedProblem Folder::build() const {
 
 FoldedProblem
 mlir::memsched::scheduling::detail::foldChains(const Problem &problem) {
-  Folder folder(problem);
+  Folder folder(problem, /*excess=*/0.0);
+  folder.run();
+  return folder.build();
+}
+
+FoldedProblem
+mlir::memsched::scheduling::detail::coarsenChains(const Problem &problem,
+                                                  double excess) {
+  Folder folder(problem, excess);
   folder.run();
   return folder.build();
 }

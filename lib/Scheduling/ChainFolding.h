@@ -53,6 +53,16 @@ struct FoldedProblem {
 /// with more than a fixed number of users are never classified).
 FoldedProblem foldChains(const Problem &problem);
 
+/// foldChains() plus an approximate rule: a task u also joins its only
+/// successor v when users of u's buffers may run before or after u, as long
+/// as what u may free exceeds what it surely allocates by at most the
+/// fraction `excess` (> 0; small: an elementwise op reading a shared scale
+/// or an input other tasks read too; 1: also the adds of a sum, which free
+/// two operands). The merged step covers both steps at their worst. The
+/// result's minimum peak may differ from the original's; its orders are
+/// candidates to be evaluated on the original problem, not proofs.
+FoldedProblem coarsenChains(const Problem &problem, double excess);
+
 /// Maps an order of the folded problem to an order of the original one with
 /// the same peak.
 std::vector<TaskId> unfoldOrder(const FoldedProblem &folded,

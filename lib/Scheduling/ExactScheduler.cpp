@@ -39,7 +39,9 @@ mlir::memsched::scheduling::solveExact(const Problem &problem,
     return result;
   }
 
-  FoldedProblem folded = foldChains(problem);
+  FoldedProblem folded = options.coarsenExcess > 0.0
+                             ? coarsenChains(problem, options.coarsenExcess)
+                             : foldChains(problem);
   if (folded.isFolded()) {
     bool hasBound = options.upperBoundOrder &&
                     problem.isTopologicalOrder(*options.upperBoundOrder);
@@ -48,6 +50,13 @@ mlir::memsched::scheduling::solveExact(const Problem &problem,
     if (hasBound)
       inner.upperBoundOrder = foldOrder(folded, *options.upperBoundOrder);
     ExactResult result = solveExact(folded.problem, inner);
+    if (options.coarsenExcess > 0.0) {
+      // The coarse problem's optimum says nothing exact about this one.
+      result.isOptimal = false;
+      result.lowerBoundTransientBytes = 0;
+      if (result.limitReason.empty())
+        result.limitReason = "coarsened";
+    }
     ScheduleGraph graph(problem);
     if (!result.order.empty()) {
       result.order = unfoldOrder(folded, result.order);

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <limits>
 
 using namespace mlir::memsched::scheduling;
 using namespace mlir::memsched::scheduling::detail;
@@ -49,6 +50,11 @@ constexpr AlgorithmName kAliases[] = {
     {ReorderAlgorithm::InductorLpmf, "lpmf"},
     {ReorderAlgorithm::InductorBfs, "bfs"},
 };
+
+/// auto searches coarsened problems (ExactOptions::coarsenExcess) when the
+/// largest part left by the exact reductions has more tasks than this; the
+/// exact search alone proves smaller parts optimal quickly.
+constexpr int32_t kCoarsenAbove = 64;
 
 /// The single heuristics, XLA's first (in the order XLA tries them).
 struct Heuristic {
@@ -198,9 +204,9 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     portfolio.run(name, scheduler);
   };
   // The exact search from the best order so far, recorded as a candidate.
-  auto runExact = [&](double seconds) {
+  auto runExact = [&](double seconds, int64_t maxStates) {
     ExactOptions exact;
-    exact.maxStates = options.exactMaxStates;
+    exact.maxStates = maxStates;
     exact.timeLimitSeconds = seconds;
     exact.upperBoundOrder = result.order;
     auto begin = std::chrono::steady_clock::now();
@@ -268,7 +274,8 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     runXla();
     runInductor();
     ExactResult solved = runExact(
-        deadline.isEnabled() ? std::max(deadline.secondsLeft(), 1e-9) : 0.0);
+        deadline.isEnabled() ? std::max(deadline.secondsLeft(), 1e-9) : 0.0,
+        options.exactMaxStates);
     if (!solved.isOptimal) {
       setError(error, "exact search did not finish: " + solved.limitReason);
       return std::nullopt;
@@ -305,11 +312,37 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     return deadline.isEnabled() ? std::max(deadline.secondsLeft() * share, 1e-9)
                                 : 0.0;
   };
-  if (largestComponent(problem, result.order) <= options.exactMaxTasks) {
+  int32_t largest = largestComponent(problem, result.order);
+  if (largest <= options.exactMaxTasks) {
     // The windowed search is cheap on small graphs and tightens the upper
     // bound, which is what prunes the exact search.
     runWindows(seconds(0.2));
-    runExact(seconds(1.0));
+    // On parts too large for the exact search to finish quickly, searches
+    // of coarsened problems first, up to a quarter of the work each: the
+    // coarsest often finishes where the exact search cannot, and the best
+    // order they find bounds the exact search, which gets the rest.
+    int64_t statesLeft = options.exactMaxStates;
+    if (largest > kCoarsenAbove) {
+      auto begin = std::chrono::steady_clock::now();
+      std::vector<TaskId> best;
+      int64_t bestPeak = std::numeric_limits<int64_t>::max();
+      for (double excess : {1.0, 1.0 / 32}) {
+        ExactOptions exact;
+        exact.maxStates = options.exactMaxStates / 4;
+        exact.timeLimitSeconds = seconds(0.25);
+        exact.upperBoundOrder = best.empty() ? result.order : best;
+        exact.coarsenExcess = excess;
+        ExactResult coarse = solveExact(problem, exact);
+        result.statesVisited += coarse.statesVisited;
+        statesLeft -= coarse.statesVisited;
+        if (coarse.peakTransientBytes < bestPeak) {
+          bestPeak = coarse.peakTransientBytes;
+          best = std::move(coarse.order);
+        }
+      }
+      portfolio.add("exact-coarse", std::move(best), secondsSince(begin));
+    }
+    runExact(seconds(1.0), statesLeft);
     return finish();
   }
   if (!deadline.expired())

@@ -854,6 +854,51 @@ TEST(ReorderTest, ReductionsKeepTheOptimumAndThePeaks) {
   std::printf("removed %d sources, folded %d tasks\n", removed, folded);
 }
 
+TEST(ReorderTest, CoarsenedProblemsNeverUnderestimateAPeak) {
+  int merged = 0, exactFolds = 0;
+  for (uint32_t i = 0; i < 400; ++i) {
+    Problem problem =
+        i % 2 == 0 ? makeChainyDag(2 + i % 10, 3000 + i) : smallDag(i);
+    SCOPED_TRACE("dag " + std::to_string(i));
+    int64_t optimum = bruteForcePeak(problem);
+    for (double excess : {1.0 / 32, 1.0}) {
+      detail::FoldedProblem coarse = detail::coarsenChains(problem, excess);
+      std::string error;
+      ASSERT_TRUE(coarse.problem.verify(&error)) << error;
+      merged +=
+          static_cast<int>(problem.numTasks() - coarse.problem.numTasks());
+      exactFolds += static_cast<int>(
+          problem.numTasks() - detail::foldChains(problem).problem.numTasks());
+      // Every coarse order runs the original tasks in a valid order, whose
+      // peak the coarse problem bounds from above.
+      BruteForce(coarse.problem)
+          .enumerateAll([&](const std::vector<TaskId> &order, int64_t peak) {
+            std::vector<TaskId> back = detail::unfoldOrder(coarse, order);
+            ASSERT_TRUE(isValidOrder(problem, back));
+            EXPECT_LE(peakOf(problem, back), peak);
+            EXPECT_GE(peakOf(problem, back), optimum);
+          });
+      // The search on the coarse problem: a valid order, its true peak,
+      // never claimed optimal where anything was coarsened, never worse than
+      // the order it starts from.
+      ExactOptions options;
+      options.coarsenExcess = excess;
+      options.upperBoundOrder = problem.programOrder();
+      ExactResult result = solveExact(problem, options);
+      ASSERT_TRUE(isValidOrder(problem, result.order));
+      EXPECT_EQ(peakOf(problem, result.order), result.peakTransientBytes);
+      EXPECT_LE(result.peakTransientBytes,
+                peakOf(problem, problem.programOrder()));
+      EXPECT_GE(result.peakTransientBytes, optimum);
+      if (result.isOptimal)
+        EXPECT_EQ(result.peakTransientBytes, optimum);
+    }
+  }
+  // The approximate rule merges more than the exact ones.
+  EXPECT_GT(merged, exactFolds);
+  std::printf("coarsened %d tasks (exact folding: %d)\n", merged, exactFolds);
+}
+
 TEST(ReorderTest, BeamOrdersAreValidAndTheirPeaksExact) {
   int found = 0, optimal = 0;
   for (uint32_t i = 0; i < 300; ++i) {

@@ -93,6 +93,11 @@ struct ExactOptions {
   /// Width of the beam search run on each part before the exact search (0:
   /// none). Its partial orders count towards maxStates.
   int64_t beamWidth = 64;
+  /// > 0: search a coarsened problem instead (detail::coarsenChains with
+  /// this excess: elementwise tasks merged into their consumer even where
+  /// that may cost a little): fewer tasks, so larger graphs finish, but the
+  /// order is only a candidate: never reported optimal, and no lower bound.
+  double coarsenExcess = 0.0;
 };
 
 /// Outcome of the exact search.
