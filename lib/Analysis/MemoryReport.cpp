@@ -113,6 +113,10 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
 
 /// Plan entries the text report lists.
 static constexpr size_t kPlanRowsShown = 10;
+/// Buffers live at the peak that the report lists.
+static constexpr size_t kPeakBuffersReported = 8;
+/// ... and that the text report shows.
+static constexpr size_t kPeakBuffersShown = 5;
 
 /// Splits `total` over `weights` in proportion (largest remainders first,
 /// ties to the earlier entry), so that the shares add up to `total`; equal
@@ -324,6 +328,67 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
   return swaps;
 }
 
+/// Fills the report's peak op and the largest transient buffers live at the
+/// peak step, each named by the op that writes it first in `order`.
+static void collectPeakBuffers(const TensorGraph &graph,
+                               const std::vector<TaskId> &order,
+                               const MemoryProfile &profile,
+                               FunctionReport &report) {
+  if (profile.peakStep < 0)
+    return;
+  const Problem &problem = graph.getProblem();
+  Operation *peakOp = graph.getOp(order[profile.peakStep]);
+  report.peakOp = peakOp->getName().getStringRef().str();
+  report.peakLocation = describeLocation(peakOp->getLoc());
+  std::vector<int32_t> position(problem.numTasks(), 0);
+  for (size_t step = 0; step < order.size(); ++step)
+    position[order[step]] = static_cast<int32_t>(step);
+  // The first writer of each buffer (else the first op defining a value in
+  // it: an empty tensor that is only read, a view).
+  std::vector<TaskId> writer(problem.numBuffers(), kNoId);
+  std::vector<bool> written(problem.numBuffers(), false);
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
+    TaskId task = value.producer != kNoId ? value.producer : value.definedBy;
+    if (task == kNoId)
+      continue;
+    bool isWrite = value.producer != kNoId;
+    TaskId &known = writer[value.buffer];
+    if (known == kNoId || (isWrite && !written[value.buffer]) ||
+        (isWrite == written[value.buffer] &&
+         position[task] < position[known])) {
+      known = task;
+      written[value.buffer] = written[value.buffer] || isWrite;
+    }
+  }
+  std::vector<bool> escaping = problem.escapingBuffers();
+  std::vector<BufferId> live;
+  for (size_t id = 0; id < problem.numBuffers(); ++id) {
+    const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
+    const BufferLifetime &lifetime = profile.lifetimes[id];
+    if (buffer.kind == BufferKind::Transient && lifetime.isLive() &&
+        lifetime.start <= profile.peakStep && profile.peakStep <= lifetime.end)
+      live.push_back(static_cast<BufferId>(id));
+  }
+  std::stable_sort(live.begin(), live.end(), [&](BufferId a, BufferId b) {
+    return problem.buffer(a).sizeBytes > problem.buffer(b).sizeBytes;
+  });
+  if (live.size() > kPeakBuffersReported)
+    live.resize(kPeakBuffersReported);
+  for (BufferId id : live) {
+    PeakBuffer entry;
+    entry.bytes = problem.buffer(id).sizeBytes;
+    entry.escapes = escaping[id];
+    if (writer[id] != kNoId) {
+      Operation *op = graph.getOp(writer[id]);
+      entry.op = op->getName().getStringRef().str();
+      entry.location = describeLocation(op->getLoc());
+      entry.recomputed = op->hasAttr(kRecomputeAttrName);
+    }
+    report.peakBuffers.push_back(std::move(entry));
+  }
+}
+
 FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
                                                const CostModel &costModel) {
   FunctionReport report;
@@ -389,6 +454,7 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     report.floorOp = op->getName().getStringRef().str();
     report.floorLocation = describeLocation(op->getLoc());
   }
+  collectPeakBuffers(graph, order, *profile, report);
   report.estimatedOps = graph.getNumEstimatedOps();
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);
@@ -737,6 +803,17 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["floor_working_set_bytes"] = report.floorWorkingSetBytes;
   object["floor_op"] = report.floorOp;
   object["floor_location"] = report.floorLocation;
+  object["peak_op"] = report.peakOp;
+  object["peak_location"] = report.peakLocation;
+  llvm::json::Array peakBuffers;
+  for (const PeakBuffer &buffer : report.peakBuffers)
+    peakBuffers.push_back(
+        llvm::json::Object{{"bytes", buffer.bytes},
+                           {"op", buffer.op},
+                           {"location", buffer.location},
+                           {"escapes", buffer.escapes},
+                           {"recomputed", buffer.recomputed}});
+  object["peak_buffers"] = std::move(peakBuffers);
   if (!report.reorder.empty())
     object["reorder"] = llvm::json::Object(report.reorder);
   if (!report.remat.empty())
@@ -858,6 +935,19 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
        << report.floorBytes << " bytes = resident + returned + "
        << formatBytes(report.floorWorkingSetBytes) << " for '" << report.floorOp
        << "' at " << report.floorLocation << ")\n";
+    if (!report.peakOp.empty()) {
+      os << "  " << llvm::left_justify("peak at", 22) << report.peakLocation
+         << " ('" << report.peakOp << "'), largest live buffers:\n";
+      for (const PeakBuffer &buffer :
+           ArrayRef(report.peakBuffers).take_front(kPeakBuffersShown)) {
+        os << "    " << llvm::right_justify(formatBytes(buffer.bytes), 22)
+           << "  " << (buffer.location.empty() ? "?" : buffer.location);
+        if (!buffer.op.empty())
+          os << " (" << buffer.op << (buffer.recomputed ? ", recomputed" : "")
+             << (buffer.escapes ? ", returned" : "") << ")";
+        os << "\n";
+      }
+    }
     if (!report.plan.empty()) {
       // The plan's largest decisions (the JSON has them all).
       os << "  plan (" << report.plan.size() << " decision"

@@ -142,6 +142,18 @@ def report(analysis):
                      function["floor_bytes"],
                      format_bytes(function["floor_working_set_bytes"]),
                      function["floor_op"], function["floor_location"]))
+        if function.get("peak_op"):
+            lines.append("  %-22s%s ('%s'), largest live buffers:" % (
+                "peak at", function["peak_location"], function["peak_op"]))
+            for buffer in function["peak_buffers"][:5]:
+                line = "    %22s  %s" % (format_bytes(buffer["bytes"]),
+                                         buffer["location"] or "?")
+                if buffer["op"]:
+                    line += " (%s%s%s)" % (
+                        buffer["op"],
+                        ", recomputed" if buffer["recomputed"] else "",
+                        ", returned" if buffer["escapes"] else "")
+                lines.append(line)
         plan = function.get("plan", [])
         if plan:
             lines.append("  plan (%d decision%s, largest first):" % (

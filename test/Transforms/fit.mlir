@@ -46,6 +46,10 @@
 // HEADLINE-NEXT: time before 2.001e-05 s (+20.0% after)
 // The plan reaches the floor: resident + returned + one op's working set.
 // HEADLINE-NEXT: floor 12.00 KiB (12288 bytes = resident + returned + 4.00 KiB for 'linalg.generic' at {{.*}}fit.mlir:{{[0-9]+}}:8)
+// At the peak, the last op, its input (line 70) and its returned result.
+// HEADLINE-NEXT: peak at {{.*}}fit.mlir:[[#P:]]:8 ('linalg.generic'), largest live buffers:
+// HEADLINE-NEXT: 4.00 KiB {{.*}}fit.mlir:{{[0-9]+}}:8 (linalg.generic)
+// HEADLINE-NEXT: 4.00 KiB {{.*}}fit.mlir:[[#P]]:8 (linalg.generic, returned)
 // The one recomputed op saved all 12288 bytes and added its own time.
 // HEADLINE-NEXT: plan (1 decision, largest first):
 // HEADLINE-NEXT: recompute 12.00 KiB +4.00e-06 s {{.*}}fit.mlir:{{[0-9]+}}:8 (linalg.generic)

@@ -3,6 +3,10 @@
 // RUN: not memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-remat=budget=0.75x 2>&1 >/dev/null | FileCheck %s --check-prefix=DROP-SETS
 // CSE and canonicalization keep the clones apart: the budget still holds.
 // RUN: memsched-opt %s "-memsched-remat=budget=0.75x ilp-max-tasks=40" -cse -canonicalize -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CSE
+// The report names what is live at the peak, clones marked as recomputed.
+// RUN: memsched-opt %s "-memsched-remat=budget=0.75x ilp-max-tasks=40" -cse -canonicalize -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=PEAK
+// PEAK: peak at {{.*}}remat-ilp.mlir:{{[0-9]+}}:{{[0-9]+}} ('linalg.generic'), largest live buffers:
+// PEAK-NEXT: {{^ +[0-9.]+ KiB  .*}}remat-ilp.mlir:{{[0-9]+}}:{{[0-9]+}} (linalg.generic, recomputed){{$}}
 // memsched-fit (recomputation only) and memsched-optimize take the option too.
 // RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false "-memsched-fit=budget=0.75x allow-swap=false ilp-max-tasks=40" 2>/dev/null | FileCheck %s --check-prefix=FIT
 // RUN: memsched-opt %s "-memsched-optimize=budget=0.75x allow-swap=false ilp-max-tasks=40" -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CSE

@@ -38,7 +38,13 @@
 // TEXT-LABEL: memsched report for @diamond
 // TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
 // TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
-// TEXT-NEXT:    floor                  12.00 KiB  (12288 bytes = resident + returned + 4.00 KiB for 'linalg.exp' at {{.*}}report.mlir:{{[0-9]+}}:8){{$}}
+// TEXT-NEXT:    floor                  12.00 KiB  (12288 bytes = resident + returned + 4.00 KiB for 'linalg.exp' at {{.*}}report.mlir:[[#A:]]:8){{$}}
+// The peak is at the second exp (two lines below the first), where A, B
+// (returned) and C are live, each named by the op writing it.
+// TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#A+4]]:8 ('linalg.exp'), largest live buffers:{{$}}
+// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A]]:8 (linalg.exp){{$}}
+// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A+2]]:8 (linalg.negf, returned){{$}}
+// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A+4]]:8 (linalg.exp){{$}}
 // TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            4{{$}}
 // TEXT-NEXT:    resident                4.00 KiB  (4096 bytes){{$}}
@@ -72,7 +78,32 @@
 // JSON-A100-NEXT:     "modeled_time_s": 2.0018079{{[0-9]*}}e-05,
 // JSON-NEXT:          "name": "diamond",
 // JSON-NEXT:          "ops": 4,
+// JSON-NEXT:          "peak_buffers": [
+// JSON-NEXT:            {
+// JSON-NEXT:              "bytes": 4096,
+// JSON-NEXT:              "escapes": false,
+// JSON-NEXT:              "location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:              "op": "linalg.exp",
+// JSON-NEXT:              "recomputed": false
+// JSON-NEXT:            },
+// JSON-NEXT:            {
+// JSON-NEXT:              "bytes": 4096,
+// JSON-NEXT:              "escapes": true,
+// JSON-NEXT:              "location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:              "op": "linalg.negf",
+// JSON-NEXT:              "recomputed": false
+// JSON-NEXT:            },
+// JSON-NEXT:            {
+// JSON-NEXT:              "bytes": 4096,
+// JSON-NEXT:              "escapes": false,
+// JSON-NEXT:              "location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:              "op": "linalg.exp",
+// JSON-NEXT:              "recomputed": false
+// JSON-NEXT:            }
+// JSON-NEXT:          ],
 // JSON-NEXT:          "peak_bytes": 16384,
+// JSON-NEXT:          "peak_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:          "peak_op": "linalg.exp",
 // JSON-NEXT:          "peak_transient_bytes": 12288,
 // JSON-NEXT:          "planned_bytes": 16384,
 // JSON-NEXT:          "resident_bytes": 4096,
@@ -179,7 +210,9 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // TEXT-LABEL: memsched report for @large
 // TEXT-NEXT:    planned (device)        3.00 MiB  (3145728 bytes){{$}}
 // TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
-// TEXT-NEXT:    floor                   3.00 MiB  (3145728 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:{{[0-9]+}}:8){{$}}
+// TEXT-NEXT:    floor                   3.00 MiB  (3145728 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#B:]]:8){{$}}
+// TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#B]]:8 ('linalg.exp'), largest live buffers:{{$}}
+// TEXT-NEXT:                  1.50 MiB  {{.*}}report.mlir:[[#B]]:8 (linalg.exp, returned){{$}}
 // TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            1{{$}}
 // TEXT-NEXT:    resident                1.50 MiB  (1572864 bytes){{$}}
@@ -210,7 +243,18 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // JSON-A100-NEXT:     "modeled_time_s": 6.542779{{[0-9]*}}e-06,
 // JSON-NEXT:          "name": "large",
 // JSON-NEXT:          "ops": 1,
+// JSON-NEXT:          "peak_buffers": [
+// JSON-NEXT:            {
+// JSON-NEXT:              "bytes": 1572864,
+// JSON-NEXT:              "escapes": true,
+// JSON-NEXT:              "location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:              "op": "linalg.exp",
+// JSON-NEXT:              "recomputed": false
+// JSON-NEXT:            }
+// JSON-NEXT:          ],
 // JSON-NEXT:          "peak_bytes": 3145728,
+// JSON-NEXT:          "peak_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:          "peak_op": "linalg.exp",
 // JSON-NEXT:          "peak_transient_bytes": 1572864,
 // JSON-NEXT:          "planned_bytes": 3145728,
 // JSON-NEXT:          "resident_bytes": 1572864,

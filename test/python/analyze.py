@@ -34,6 +34,11 @@ print("live", function["timeline"]["live_bytes"])
 # CHECK: time increases True
 times = function["timeline"]["end_s"]
 print("time increases", all(a <= b for a, b in zip(times, times[1:])))
+# The peak is at the second exp (line 6 of TEXT), where %a (line 4) and %b
+# (returned) are live; the text lists them as the C++ report does.
 # CHECK: memsched report for @chain
+# CHECK: peak at {{ *}}<input>:6:8 ('linalg.exp'), largest live buffers:
+# CHECK-NEXT: {{^ +}}64 B  <input>:4:8 (linalg.exp){{$}}
+# CHECK-NEXT: {{^ +}}64 B  <input>:6:8 (linalg.exp, returned){{$}}
 # CHECK: peak {{.*}}(192 bytes)
 print(memsched.report(report))

@@ -46,6 +46,19 @@ struct PlanEntry {
   double timeSeconds = 0;
 };
 
+/// A transient buffer live at the peak step.
+struct PeakBuffer {
+  int64_t bytes = 0;
+  /// The op that first writes it (or defines it: an empty tensor, a view),
+  /// and describeLocation() of that op.
+  std::string op;
+  std::string location;
+  /// Returned: live to the end whatever the order.
+  bool escapes = false;
+  /// Written by a recomputed op (a clone memsched-remat made).
+  bool recomputed = false;
+};
+
 struct FunctionReport {
   /// Symbol name of the function.
   std::string name;
@@ -84,6 +97,12 @@ struct FunctionReport {
   int64_t floorWorkingSetBytes = 0;
   std::string floorOp;
   std::string floorLocation;
+  /// The op of the first step at which the transient bytes peak, and the
+  /// largest transient buffers live there (at most kPeakBuffersReported,
+  /// largest first): what holds the memory a plan would have to cut.
+  std::string peakOp;
+  std::string peakLocation;
+  std::vector<PeakBuffer> peakBuffers;
   /// The plan, one entry per decision (recomputed ops and swapped values
   /// grouped by location), largest saving first. The reorder entry has what
   /// memsched-reorder saved; the budget pass's saving (its

@@ -22,7 +22,10 @@
 // Same peak as the PEAK lines below: 256 + 4608 = 4864.
 // Four tasks: the linalg ops (the empties are free ops).
 // JSON-NEXT:  "ops": 4,
-// JSON-NEXT:  "peak_bytes": 4864,
+// JSON:       "peak_bytes": 4864,
+// The workspace puts the peak at the add.
+// JSON-NEXT:  "peak_location": "{{.*}}attributes.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:  "peak_op": "linalg.add",
 
 // resident = 64*4 = 256; A (exp) = 256, B (negf) = 256, the add writes in
 // place into B, the last exp in place into B too.
@@ -54,7 +57,9 @@ func.func @measured(%x: tensor<64xf32>) -> tensor<64xf32> {
 // resident 256 + peak transient 512 = 768.
 // JSON:       "name": "unannotated",
 // JSON-NEXT:  "ops": 4,
-// JSON-NEXT:  "peak_bytes": 768,
+// JSON:       "peak_bytes": 768,
+// JSON-NEXT:  "peak_location": "{{.*}}attributes.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:  "peak_op": "linalg.negf",
 // JSON-NEXT:  "peak_transient_bytes": 512,
 // PEAK-LABEL: peak-memory @unannotated
 // PEAK-SAME: resident 256 peak_transient 512 peak 768 lower_bound 768 max_live 512 peak_step 1{{$}}
