@@ -317,32 +317,26 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     // The windowed search is cheap on small graphs and tightens the upper
     // bound, which is what prunes the exact search.
     runWindows(seconds(0.2));
-    // On parts too large for the exact search to finish quickly, searches
-    // of coarsened problems first, up to a quarter of the work each: the
-    // coarsest often finishes where the exact search cannot, and the best
-    // order they find bounds the exact search, which gets the rest.
-    int64_t statesLeft = options.exactMaxStates;
-    if (largest > kCoarsenAbove) {
+    ExactResult solved = runExact(seconds(0.6), options.exactMaxStates);
+    // Where the exact search could not finish a large part, searches of
+    // coarsened problems, from its best order, with up to a quarter of its
+    // work each: the coarsest often finishes where the exact search cannot.
+    if (!solved.isOptimal && largest > kCoarsenAbove) {
       auto begin = std::chrono::steady_clock::now();
-      std::vector<TaskId> best;
-      int64_t bestPeak = std::numeric_limits<int64_t>::max();
+      std::vector<TaskId> best = result.order;
       for (double excess : {1.0, 1.0 / 32}) {
         ExactOptions exact;
         exact.maxStates = options.exactMaxStates / 4;
-        exact.timeLimitSeconds = seconds(0.25);
-        exact.upperBoundOrder = best.empty() ? result.order : best;
+        exact.timeLimitSeconds = seconds(0.5);
+        exact.upperBoundOrder = best;
         exact.coarsenExcess = excess;
         ExactResult coarse = solveExact(problem, exact);
         result.statesVisited += coarse.statesVisited;
-        statesLeft -= coarse.statesVisited;
-        if (coarse.peakTransientBytes < bestPeak) {
-          bestPeak = coarse.peakTransientBytes;
-          best = std::move(coarse.order);
-        }
+        // Never worse than the order it started from.
+        best = std::move(coarse.order);
       }
       portfolio.add("exact-coarse", std::move(best), secondsSince(begin));
     }
-    runExact(seconds(1.0), statesLeft);
     return finish();
   }
   if (!deadline.expired())
