@@ -26,7 +26,9 @@
 
 #include <chrono>
 
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::memsched {
@@ -266,8 +268,66 @@ struct ReorderPass
     : public memsched::impl::MemschedReorderPassBase<ReorderPass> {
   using Base::Base;
   void runOnOperation() override;
+
+private:
+  /// Plans `input` (the function as it came) after upstream elementwise
+  /// fusion and keeps that in `func` instead of its reordered body
+  /// (`outcome`) where the peak is lower.
+  void tryFused(func::FuncOp func, func::FuncOp input,
+                const CostModel &costModel,
+                const sched::ReorderOptions &options, ReorderOutcome &outcome);
 };
+
+/// Replaces `func`'s body and attributes by `from`'s (a detached copy).
+void replaceFunction(func::FuncOp func, func::FuncOp from) {
+  func.getBody().takeBody(from.getBody());
+  func->setAttrs(from->getAttrDictionary());
+}
 } // namespace
+
+void ReorderPass::tryFused(func::FuncOp func, func::FuncOp input,
+                           const CostModel &costModel,
+                           const sched::ReorderOptions &options,
+                           ReorderOutcome &outcome) {
+  auto unfused = func.clone();
+  auto cleanup = llvm::make_scope_exit([&] { unfused->erase(); });
+  auto unfusedFields = func->getAttrOfType<DictionaryAttr>(kReorderAttrName);
+  replaceFunction(func, input);
+  OpPassManager fusion(func::FuncOp::getOperationName());
+  fusion.addPass(createLinalgElementwiseOpFusionPass());
+  FailureOr<ReorderOutcome> fused = failure();
+  // (applyReorder remarks only on functions it cannot model, which fusion
+  // of a modelled function does not make; a context-wide filter would also
+  // silence the functions other threads plan.)
+  if (succeeded(runPipeline(fusion, func)))
+    fused = applyReorder(func, costModel, algorithm, options);
+  auto fusedFields = func->getAttrOfType<DictionaryAttr>(kReorderAttrName);
+  auto planned = [](DictionaryAttr fields, StringRef name) {
+    auto value = fields ? fields.getAs<IntegerAttr>(name) : IntegerAttr();
+    return value ? value.getInt() : std::numeric_limits<int64_t>::max();
+  };
+  // Kept where the peak is lower and the planned bytes (what a budget
+  // bounds) stay within the input's.
+  bool better = succeeded(fused) && !fused->skipped && fusedFields &&
+                fused->afterBytes < outcome.afterBytes &&
+                planned(fusedFields, "planned_after_bytes") <=
+                    planned(unfusedFields, "planned_before_bytes");
+  if (!better) {
+    replaceFunction(func, unfused);
+    return;
+  }
+  // Figures before are the input's, not the fused function's.
+  Builder builder(func.getContext());
+  NamedAttrList fields(fusedFields);
+  for (StringRef name : {"peak_before_bytes", "planned_before_bytes"})
+    fields.set(name, unfusedFields.get(name));
+  std::string chosen = "fused+" + fused->chosen;
+  fields.set("chosen", builder.getStringAttr(chosen));
+  func->setAttr(kReorderAttrName, fields.getDictionary(func.getContext()));
+  fused->beforeBytes = outcome.beforeBytes;
+  fused->chosen = chosen;
+  outcome = *fused;
+}
 
 void ReorderPass::runOnOperation() {
   func::FuncOp func = getOperation();
@@ -304,12 +364,20 @@ void ReorderPass::runOnOperation() {
   options.algorithm = *parsed;
   options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   options.exactMaxTasks = exactMaxTasks;
+  // The function as it came, for the fused variant.
+  func::FuncOp input = fuseElementwise ? func.clone() : func::FuncOp();
+  auto eraseInput = llvm::make_scope_exit([&] {
+    if (input)
+      input->erase();
+  });
   FailureOr<ReorderOutcome> outcome =
       applyReorder(func, costModel, algorithm, options);
   if (failed(outcome))
     return signalPassFailure();
   if (outcome->skipped)
     return markAllAnalysesPreserved();
+  if (input)
+    tryFused(func, input, costModel, options, *outcome);
 
   int64_t before = outcome->beforeBytes, after = outcome->afterBytes;
   double ratio = after > 0 ? static_cast<double>(before) / after : 1.0;

@@ -111,7 +111,17 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
     includes in its report. If the rebuilt graph of the new order models a
     higher peak than the input (which a different in-place decision by the
     graph builder could cause), the input order is restored.
+
+    `fuse-elementwise=true` also plans the function after upstream MLIR's
+    elementwise fusion (`-linalg-fuse-elementwise-ops`, an identity rewrite:
+    the same arithmetic per element without the intermediate tensors) and
+    keeps the fused function, reordered, where its peak is lower (`chosen`
+    then starts with `fused+`).
   }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
+    "mlir::memref::MemRefDialect"
+  ];
   let options = [
     Option<"algorithm", "algorithm", "std::string", "\"auto\"",
            "Scheduler: auto, program, exact, liu, liu-postorder, postorder, "
@@ -125,6 +135,10 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
            "search takes on, at most 512">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,
+    Option<"fuseElementwise", "fuse-elementwise", "bool", "false",
+           "Also plan the function after upstream elementwise fusion "
+           "(-linalg-fuse-elementwise-ops) and keep it where its peak is "
+           "lower">,
   ];
 }
 
