@@ -9,8 +9,9 @@
 Program ``seed`` is ``random_programs.program`` (one in ten
 ``control_flow_program``) of ``random.Random(seed)``; the same generator
 then draws the options of each pass: memsched-reorder (a random
-algorithm), memsched-inplace, memsched-remat / memsched-swap / memsched-fit
-/ memsched-optimize with budgets of 0.3x-1.0x or ``min`` on a random
+algorithm; also with fuse-elementwise=true), memsched-inplace,
+memsched-remat / memsched-swap / memsched-fit / memsched-optimize with
+budgets of 0.3x-1.0x or ``min`` on a random
 device, memsched-optimize without a budget, memsched-report (json),
 one-shot bufferization + memsched-plan-buffers, memsched-to-cpu-pipeline.
 Checks, each a failure class of the summary:
@@ -148,6 +149,8 @@ def pass_specs(rng):
         ("cpu-pipeline", "memsched-to-cpu-pipeline", None, False),
         ("concat-in-place+reorder", "func.func(memsched-concat-in-place{"
          "device=%s},memsched-reorder)" % device, None, False),
+        ("reorder-fused", "func.func(memsched-reorder{fuse-elementwise=true "
+         "device=%s})" % device, None, False),
     ]
     budget, fraction = budget_form(rng)
     specs.append(("concat-in-place+fit", "func.func(memsched-concat-in-place,"

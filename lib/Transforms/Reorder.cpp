@@ -364,6 +364,12 @@ void ReorderPass::runOnOperation() {
   options.algorithm = *parsed;
   options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   options.exactMaxTasks = exactMaxTasks;
+  if (fuseElementwise) {
+    // The unfused and the fused function share the work of one plan.
+    options.exactMaxStates /= 2;
+    options.windowMaxStates /= 2;
+    options.timeLimitSeconds /= 2;
+  }
   // The function as it came, for the fused variant.
   func::FuncOp input = fuseElementwise ? func.clone() : func::FuncOp();
   auto eraseInput = llvm::make_scope_exit([&] {

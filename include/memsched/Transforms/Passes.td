@@ -116,7 +116,7 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
     elementwise fusion (`-linalg-fuse-elementwise-ops`, an identity rewrite:
     the same arithmetic per element without the intermediate tensors) and
     keeps the fused function, reordered, where its peak is lower (`chosen`
-    then starts with `fused+`).
+    then starts with `fused+`); the two plans share the work limits of one.
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
