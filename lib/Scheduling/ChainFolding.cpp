@@ -69,6 +69,17 @@ private:
   bool joinPredecessor(int32_t v);
   bool joinSuccessor(int32_t u);
   bool joinSuccessorApproximately(int32_t u);
+  /// Where the users of `buffer` other than u run, u's only successor being
+  /// v: before u (its predecessors, which must be marked), after it (v and
+  /// v's successors, `after`), or on either side.
+  struct UserSides {
+    bool before = false, after = false, either = false, onlyV = true;
+  };
+  UserSides classifyUsers(int32_t buffer, int32_t u, int32_t v,
+                          const std::vector<int32_t> &after) const;
+  /// Bytes v allocates in every order: buffers whose other users follow it
+  /// (marks v's successors).
+  int64_t surelyAllocatedBy(int32_t v);
   /// Merges task `gone` into task `keep`, which run back to back (`keep`
   /// first if `keepRunsFirst`): buffers `diesInside` selects leave the
   /// graph, the others and every edge of `gone` move to `keep`.
@@ -215,42 +226,22 @@ bool Folder::joinSuccessor(int32_t u) {
   for (int32_t buffer : taskBuffers[u]) {
     if (users[buffer].size() > kMaxClassifiedUsers)
       return false;
-    bool anyBefore = false, anyAfter = false, onlyV = true;
-    for (int32_t user : users[buffer]) {
-      if (user == u)
-        continue;
-      if (isMarked(user))
-        anyBefore = true;
-      else if (std::find(after.begin(), after.end(), user) != after.end())
-        anyAfter = true;
-      else
-        return false;
-      if (user != v)
-        onlyV = false;
-    }
-    if (!anyBefore)
+    UserSides sides = classifyUsers(buffer, u, v, after);
+    if (sides.either)
+      return false;
+    if (!sides.before)
       allocated += bytes[buffer];
-    if (!anyAfter && !escapes[buffer]) {
+    if (!sides.after && !escapes[buffer]) {
       freed += bytes[buffer];
-      if (anyBefore)
+      if (sides.before)
         freedInputs += bytes[buffer];
     }
-    if (anyAfter && onlyV && !escapes[buffer])
+    if (sides.after && sides.onlyV && !escapes[buffer])
       internal += bytes[buffer];
   }
   if (allocated < freed)
     return false;
-  // Bytes v allocates in every order: buffers whose other users follow it.
-  mark(succs[v]);
-  int64_t surelyAllocated = 0;
-  for (int32_t buffer : taskBuffers[v]) {
-    bool first = users[buffer].size() <= kMaxClassifiedUsers;
-    for (int32_t user : users[buffer])
-      if (user != v && !isMarked(user))
-        first = false;
-    if (first)
-      surelyAllocated += bytes[buffer];
-  }
+  int64_t surelyAllocated = surelyAllocatedBy(v);
   if (workspace[u] + freed > surelyAllocated + workspace[v])
     return false;
   if (freedInputs > internal + workspace[v])
@@ -281,27 +272,15 @@ bool Folder::joinSuccessorApproximately(int32_t u) {
   for (int32_t buffer : taskBuffers[u]) {
     if (users[buffer].size() > kMaxClassifiedUsers)
       return false;
-    bool anyBefore = false, anyAfter = false, anyEither = false, onlyV = true;
-    for (int32_t user : users[buffer]) {
-      if (user == u)
-        continue;
-      if (isMarked(user))
-        anyBefore = true;
-      else if (std::find(after.begin(), after.end(), user) != after.end())
-        anyAfter = true;
-      else
-        anyEither = true;
-      if (user != v)
-        onlyV = false;
-    }
-    if (!anyBefore && !anyEither)
+    UserSides sides = classifyUsers(buffer, u, v, after);
+    if (!sides.before && !sides.either)
       surelyAllocated += bytes[buffer];
-    if (!anyAfter && !escapes[buffer]) {
+    if (!sides.after && !escapes[buffer]) {
       maybeFreed += bytes[buffer];
-      if (!anyEither)
+      if (!sides.either)
         surelyFreed += bytes[buffer];
     }
-    if (anyAfter && onlyV && !escapes[buffer])
+    if (sides.after && sides.onlyV && !escapes[buffer])
       internal += bytes[buffer];
   }
   // Moving u down to v lowers the tasks it passes by what it allocates and
@@ -310,16 +289,7 @@ bool Folder::joinSuccessorApproximately(int32_t u) {
       static_cast<double>(maybeFreed) >
           static_cast<double>(surelyAllocated) * (1.0 + excess))
     return false;
-  mark(succs[v]);
-  int64_t allocatedByV = 0;
-  for (int32_t buffer : taskBuffers[v]) {
-    bool first = users[buffer].size() <= kMaxClassifiedUsers;
-    for (int32_t user : users[buffer])
-      if (user != v && !isMarked(user))
-        first = false;
-    if (first)
-      allocatedByV += bytes[buffer];
-  }
+  int64_t allocatedByV = surelyAllocatedBy(v);
   // The merged step covers both steps, with what the order leaves open
   // taken at its worst.
   int64_t merged = std::max(internal - allocatedByV + workspace[u],
@@ -331,6 +301,39 @@ bool Folder::joinSuccessorApproximately(int32_t u) {
                        [&](int32_t user) { return user == u || user == v; });
   });
   return true;
+}
+
+Folder::UserSides
+Folder::classifyUsers(int32_t buffer, int32_t u, int32_t v,
+                      const std::vector<int32_t> &after) const {
+  UserSides sides;
+  for (int32_t user : users[buffer]) {
+    if (user == u)
+      continue;
+    if (isMarked(user))
+      sides.before = true;
+    else if (std::find(after.begin(), after.end(), user) != after.end())
+      sides.after = true;
+    else
+      sides.either = true;
+    if (user != v)
+      sides.onlyV = false;
+  }
+  return sides;
+}
+
+int64_t Folder::surelyAllocatedBy(int32_t v) {
+  mark(succs[v]);
+  int64_t allocated = 0;
+  for (int32_t buffer : taskBuffers[v]) {
+    bool first = users[buffer].size() <= kMaxClassifiedUsers;
+    for (int32_t user : users[buffer])
+      if (user != v && !isMarked(user))
+        first = false;
+    if (first)
+      allocated += bytes[buffer];
+  }
+  return allocated;
 }
 
 void Folder::absorb(int32_t gone, int32_t keep, bool keepRunsFirst,
