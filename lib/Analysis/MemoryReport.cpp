@@ -343,23 +343,18 @@ static void collectPeakBuffers(const TensorGraph &graph,
   std::vector<int32_t> position(problem.numTasks(), 0);
   for (size_t step = 0; step < order.size(); ++step)
     position[order[step]] = static_cast<int32_t>(step);
-  // The first writer of each buffer (else the first op defining a value in
-  // it: an empty tensor that is only read, a view).
+  // The first writer of each buffer, else the first op defining a value in
+  // it (an empty tensor that is only read, a view).
   std::vector<TaskId> writer(problem.numBuffers(), kNoId);
-  std::vector<bool> written(problem.numBuffers(), false);
+  std::vector<TaskId> definer(problem.numBuffers(), kNoId);
+  auto keepFirst = [&](TaskId &known, TaskId task) {
+    if (task != kNoId && (known == kNoId || position[task] < position[known]))
+      known = task;
+  };
   for (size_t id = 0; id < problem.numValues(); ++id) {
     const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
-    TaskId task = value.producer != kNoId ? value.producer : value.definedBy;
-    if (task == kNoId)
-      continue;
-    bool isWrite = value.producer != kNoId;
-    TaskId &known = writer[value.buffer];
-    if (known == kNoId || (isWrite && !written[value.buffer]) ||
-        (isWrite == written[value.buffer] &&
-         position[task] < position[known])) {
-      known = task;
-      written[value.buffer] = written[value.buffer] || isWrite;
-    }
+    keepFirst(writer[value.buffer], value.producer);
+    keepFirst(definer[value.buffer], value.definedBy);
   }
   std::vector<bool> escaping = problem.escapingBuffers();
   std::vector<BufferId> live;
@@ -379,8 +374,9 @@ static void collectPeakBuffers(const TensorGraph &graph,
     PeakBuffer entry;
     entry.bytes = problem.buffer(id).sizeBytes;
     entry.escapes = escaping[id];
-    if (writer[id] != kNoId) {
-      Operation *op = graph.getOp(writer[id]);
+    TaskId task = writer[id] != kNoId ? writer[id] : definer[id];
+    if (task != kNoId) {
+      Operation *op = graph.getOp(task);
       entry.op = op->getName().getStringRef().str();
       entry.location = describeLocation(op->getLoc());
       entry.recomputed = op->hasAttr(kRecomputeAttrName);

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
-#include <limits>
 
 using namespace mlir::memsched::scheduling;
 using namespace mlir::memsched::scheduling::detail;

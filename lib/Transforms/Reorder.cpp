@@ -25,6 +25,7 @@
 #include "llvm/ADT/ScopeExit.h"
 
 #include <chrono>
+#include <limits>
 
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/Builders.h"
