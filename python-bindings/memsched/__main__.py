@@ -181,6 +181,16 @@ def fit_table(before, after, budget=None):
         lines.append("  %-28s%14s  %14s" % (
             "peak live (modelled)", _bytes(first.get("peak_bytes")),
             _bytes(function["peak_bytes"])))
+        if function.get("peak_op"):
+            # What holds the memory there: what a lower budget must cut.
+            lines.append("  %-28s%s ('%s')" % (
+                "peak at", function["peak_location"], function["peak_op"]))
+            for buffer in function["peak_buffers"][:3]:
+                lines.append("    %-26s%14s  %s (%s%s%s)" % (
+                    "", _bytes(buffer["bytes"]), buffer["location"] or "?",
+                    buffer["op"] or "?",
+                    ", recomputed" if buffer["recomputed"] else "",
+                    ", returned" if buffer["escapes"] else ""))
         lines.append("  %-28s%s" % ("chosen", fit.get("chosen", "none")
                                     if fit else "no budget: reorder and "
                                     "in-place writes only"))

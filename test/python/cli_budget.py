@@ -22,6 +22,9 @@
 # CHECK-NEXT: device memory (planned) 158.33 KiB {{[0-9.]+}} KiB -{{[0-9.]+}}%
 # CHECK-NEXT: step time (modelled) {{[0-9.]+}} us {{[0-9.]+}} us {{[-+][0-9.]+}}%
 # CHECK-NEXT: budget 142.50 KiB met
+# What holds the optimised step's peak, largest buffers first.
+# CHECK: peak at {{.+}} ('linalg.{{[a-z_]+}}')
+# CHECK-NEXT: {{^ +[0-9.]+ KiB  .+}} (linalg.{{[a-z_]+}}{{.*}})
 # CHECK: chosen {{swap|remat|joint-0.25|joint-0.5|joint-0.75}}
 # CHECK: wrote {{.*}}r.json
 # CHECK: wrote {{.*}}ba.png
