@@ -80,6 +80,11 @@ private:
   /// Bytes v allocates in every order: buffers whose other users follow it
   /// (marks v's successors).
   int64_t surelyAllocatedBy(int32_t v);
+  /// u's only successor where u may join it (neither is a fence), else -1.
+  int32_t joinableSuccessor(int32_t u) const;
+  /// Merges u into its only successor v (u runs first): u's buffers that
+  /// only u and v use die inside.
+  void mergeIntoSuccessor(int32_t u, int32_t v);
   /// Merges task `gone` into task `keep`, which run back to back (`keep`
   /// first if `keepRunsFirst`): buffers `diesInside` selects leave the
   /// graph, the others and every edge of `gone` move to `keep`.
@@ -211,10 +216,8 @@ bool Folder::joinPredecessor(int32_t v) {
 }
 
 bool Folder::joinSuccessor(int32_t u) {
-  if (succs[u].size() != 1)
-    return false;
-  int32_t v = succs[u].front();
-  if (fence[u] || fence[v])
+  int32_t v = joinableSuccessor(u);
+  if (v < 0)
     return false;
   // Classify u's buffers by whether their other users run before u (its
   // predecessors) or after it (v and v's successors); any other user makes
@@ -247,21 +250,14 @@ bool Folder::joinSuccessor(int32_t u) {
   if (freedInputs > internal + workspace[v])
     return false;
 
-  // Merge u into v. u's buffers that only u and v use die inside.
   workspace[v] += internal - freedInputs;
-  absorb(u, v, /*keepRunsFirst=*/false, [&](int32_t buffer) {
-    return !escapes[buffer] &&
-           std::all_of(users[buffer].begin(), users[buffer].end(),
-                       [&](int32_t user) { return user == u || user == v; });
-  });
+  mergeIntoSuccessor(u, v);
   return true;
 }
 
 bool Folder::joinSuccessorApproximately(int32_t u) {
-  if (succs[u].size() != 1)
-    return false;
-  int32_t v = succs[u].front();
-  if (fence[u] || fence[v])
+  int32_t v = joinableSuccessor(u);
+  if (v < 0)
     return false;
   // As joinSuccessor, but users of u's buffers that run in either order with
   // u are allowed: such a buffer may or may not be allocated or freed by u.
@@ -295,12 +291,23 @@ bool Folder::joinSuccessorApproximately(int32_t u) {
   int64_t merged = std::max(internal - allocatedByV + workspace[u],
                             internal - surelyFreed + workspace[v]);
   workspace[v] = std::max<int64_t>(merged, 0);
+  mergeIntoSuccessor(u, v);
+  return true;
+}
+
+int32_t Folder::joinableSuccessor(int32_t u) const {
+  if (succs[u].size() != 1)
+    return -1;
+  int32_t v = succs[u].front();
+  return fence[u] || fence[v] ? -1 : v;
+}
+
+void Folder::mergeIntoSuccessor(int32_t u, int32_t v) {
   absorb(u, v, /*keepRunsFirst=*/false, [&](int32_t buffer) {
     return !escapes[buffer] &&
            std::all_of(users[buffer].begin(), users[buffer].end(),
                        [&](int32_t user) { return user == u || user == v; });
   });
-  return true;
 }
 
 Folder::UserSides
