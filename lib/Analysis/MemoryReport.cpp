@@ -365,11 +365,15 @@ static void collectPeakBuffers(const TensorGraph &graph,
         lifetime.start <= profile.peakStep && profile.peakStep <= lifetime.end)
       live.push_back(static_cast<BufferId>(id));
   }
-  std::stable_sort(live.begin(), live.end(), [&](BufferId a, BufferId b) {
-    return problem.buffer(a).sizeBytes > problem.buffer(b).sizeBytes;
-  });
-  if (live.size() > kPeakBuffersReported)
-    live.resize(kPeakBuffersReported);
+  // Only the largest few are reported (every budget candidate is analysed).
+  size_t kept = std::min(live.size(), kPeakBuffersReported);
+  std::partial_sort(live.begin(), live.begin() + kept, live.end(),
+                    [&](BufferId a, BufferId b) {
+                      int64_t sizeA = problem.buffer(a).sizeBytes;
+                      int64_t sizeB = problem.buffer(b).sizeBytes;
+                      return sizeA != sizeB ? sizeA > sizeB : a < b;
+                    });
+  live.resize(kept);
   for (BufferId id : live) {
     PeakBuffer entry;
     entry.bytes = problem.buffer(id).sizeBytes;

@@ -104,6 +104,18 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     return module, analyze(module, timeline=timeline)
 
 
+def _describe_peak_buffer(buffer):
+    """Where a buffer of a report's ``peak_buffers`` comes from, as the
+    text report says it: its location and the op writing it (recomputed,
+    returned)."""
+    text = buffer["location"] or "?"
+    if buffer["op"]:
+        text += " (%s%s%s)" % (buffer["op"],
+                               ", recomputed" if buffer["recomputed"] else "",
+                               ", returned" if buffer["escapes"] else "")
+    return text
+
+
 def report(analysis):
     """Formats an ``analyze`` result as the text table memsched prints."""
     lines = []
@@ -146,14 +158,8 @@ def report(analysis):
             lines.append("  %-22s%s ('%s'), largest live buffers:" % (
                 "peak at", function["peak_location"], function["peak_op"]))
             for buffer in function["peak_buffers"][:5]:
-                line = "    %22s  %s" % (format_bytes(buffer["bytes"]),
-                                         buffer["location"] or "?")
-                if buffer["op"]:
-                    line += " (%s%s%s)" % (
-                        buffer["op"],
-                        ", recomputed" if buffer["recomputed"] else "",
-                        ", returned" if buffer["escapes"] else "")
-                lines.append(line)
+                lines.append("    %22s  %s" % (format_bytes(buffer["bytes"]),
+                                               _describe_peak_buffer(buffer)))
         plan = function.get("plan", [])
         if plan:
             lines.append("  plan (%d decision%s, largest first):" % (

@@ -186,11 +186,9 @@ def fit_table(before, after, budget=None):
             lines.append("  %-28s%s ('%s')" % (
                 "peak at", function["peak_location"], function["peak_op"]))
             for buffer in function["peak_buffers"][:3]:
-                lines.append("    %-26s%14s  %s (%s%s%s)" % (
-                    "", _bytes(buffer["bytes"]), buffer["location"] or "?",
-                    buffer["op"] or "?",
-                    ", recomputed" if buffer["recomputed"] else "",
-                    ", returned" if buffer["escapes"] else ""))
+                lines.append("    %-26s%14s  %s" % (
+                    "", _bytes(buffer["bytes"]),
+                    memsched._describe_peak_buffer(buffer)))
         lines.append("  %-28s%s" % ("chosen", fit.get("chosen", "none")
                                     if fit else "no budget: reorder and "
                                     "in-place writes only"))
