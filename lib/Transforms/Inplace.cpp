@@ -79,9 +79,17 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
       // value once a body is planned as a function): moving the write
       // frees nothing, and out of a loop-carried buffer it would make
       // bufferization copy at the yield.
-      if (sched::BufferId initBuffer = getBuffer(init.get());
-          initBuffer != sched::kNoId &&
+      sched::BufferId initBuffer = getBuffer(init.get());
+      if (initBuffer != sched::kNoId &&
           problem.buffer(initBuffer).kind == sched::BufferKind::Resident)
+        continue;
+      // Already written over one of its inputs (taken before): moving the
+      // write to another frees nothing, and would undo what a plan made on
+      // these writes assumed (which buffer escapes, which can be swapped).
+      if (initBuffer != sched::kNoId &&
+          llvm::any_of(linalgOp.getDpsInputOperands(), [&](OpOperand *input) {
+            return getBuffer(input->get()) == initBuffer;
+          }))
         continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         Value candidate = input->get();

@@ -72,3 +72,21 @@ func.func @not_destinations(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<6
   } -> tensor<64xf32>
   return %a, %b, %c, %d : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// An op already written over one of its dead inputs keeps that write: the
+// other dead input is not taken instead (a plan made on these writes relies
+// on which buffer the result, here returned, lives in), and nothing changes.
+// CHECK-LABEL: func.func @already_in_place
+// CHECK:         %[[A:.*]] = linalg.exp
+// CHECK:         %[[B:.*]] = linalg.exp
+// CHECK:         linalg.add ins(%[[A]], %[[B]] : tensor<64xf32>, tensor<64xf32>) outs(%[[A]] : tensor<64xf32>)
+func.func @already_in_place(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %e0 = tensor.empty() : tensor<64xf32>
+  %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64xf32>
+  %b = linalg.exp ins(%x : tensor<64xf32>) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.add ins(%a, %b : tensor<64xf32>, tensor<64xf32>) outs(%a : tensor<64xf32>) -> tensor<64xf32>
+  return %s : tensor<64xf32>
+}
