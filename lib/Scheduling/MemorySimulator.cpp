@@ -92,6 +92,39 @@ mlir::memsched::scheduling::simulateMemory(const Problem &problem,
   return profile;
 }
 
+void mlir::memsched::scheduling::countEscapingFromStart(
+    const Problem &problem, MemoryProfile &profile) {
+  size_t n = profile.liveBytes.size();
+  std::vector<bool> escaping = problem.escapingBuffers();
+  // By step: the escaping bytes first live after it.
+  std::vector<int64_t> startsAfter(n + 1, 0);
+  for (size_t id = 0; id < problem.numBuffers(); ++id) {
+    const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
+    const BufferLifetime &lifetime = profile.lifetimes[id];
+    if (escaping[id] && buffer.kind == BufferKind::Transient &&
+        lifetime.isLive())
+      startsAfter[lifetime.start] += buffer.sizeBytes;
+  }
+  int64_t running = 0;
+  profile.peakTransientBytes = 0;
+  profile.maxLiveBytes = 0;
+  profile.peakStep = -1;
+  for (size_t pos = n; pos-- > 0;) {
+    running += startsAfter[pos + 1];
+    profile.liveBytes[pos] += running;
+    profile.liveBufferBytes[pos] += running;
+  }
+  for (size_t pos = 0; pos < n; ++pos) {
+    profile.maxLiveBytes =
+        std::max(profile.maxLiveBytes, profile.liveBufferBytes[pos]);
+    if (profile.peakStep < 0 ||
+        profile.liveBytes[pos] > profile.peakTransientBytes) {
+      profile.peakTransientBytes = profile.liveBytes[pos];
+      profile.peakStep = static_cast<int32_t>(pos);
+    }
+  }
+}
+
 int64_t mlir::memsched::scheduling::computeLowerBoundTransientBytes(
     const Problem &problem) {
   // References are checked so that malformed problems cannot index out of

@@ -45,7 +45,8 @@ public:
   /// Computes positions, the base profile and the candidate buffers (of
   /// values \p swappable allows, by ValueId; empty allows all).
   bool init(int64_t minBytes, std::string *error,
-            const std::vector<bool> &swappable = {});
+            const std::vector<bool> &swappable = {},
+            bool escapingWhole = false);
 
   std::optional<SwapEvaluation> evaluate(const std::vector<SwapDecision> &swaps,
                                          std::string *error) const;
@@ -141,11 +142,13 @@ double IssuedSwapProfile::hiddenFraction() const {
 }
 
 bool SwapContext::init(int64_t minBytes, std::string *error,
-                       const std::vector<bool> &swappable) {
+                       const std::vector<bool> &swappable, bool escapingWhole) {
   std::optional<MemoryProfile> profile = simulateMemory(problem, order, error);
   if (!profile)
     return false;
   base = std::move(*profile);
+  if (escapingWhole)
+    countEscapingFromStart(problem, base);
   size_t n = order.size();
   position.assign(n, 0);
   prefix.assign(n + 1, 0.0);
@@ -173,48 +176,88 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
     if (buffer.kind != BufferKind::Transient || escaping[id] ||
         buffer.sizeBytes <= 0 || buffer.sizeBytes < minBytes || list.empty())
       continue;
-    std::sort(list.begin(), list.end());
-    // The late part: the longest suffix of reads of one value or of views
-    // of it (the same contents: their reads then read views of the copy
-    // brought back); a position with a write or a read of another value
-    // ends it.
-    if (list.back().second == kNoId)
-      continue;
-    ValueId late = rootOf(list.back().second);
-    size_t from = list.size();
-    while (from > 0 && list[from - 1].second != kNoId &&
-           rootOf(list[from - 1].second) == late)
-      --from;
-    // Events at the position where the suffix starts must all be in it.
-    while (from < list.size() && from > 0 &&
-           list[from - 1].first == list[from].first)
-      ++from;
-    if (from >= list.size())
-      continue;
-    const Value &value = problem.value(late);
-    if (value.definedBy == kNoId || value.sizeBytes <= 0 ||
-        (!swappable.empty() && !swappable[late]))
-      continue;
-    BufferUses uses;
-    uses.buffer = static_cast<BufferId>(id);
-    uses.value = late;
-    uses.definer = position[value.definedBy];
+    // By position; at one position the reads come before the write (an op
+    // reads its inputs, then writes its result).
+    std::sort(list.begin(), list.end(), [](const auto &x, const auto &y) {
+      if (x.first != y.first)
+        return x.first < y.first;
+      return (x.second == kNoId) < (y.second == kNoId) ||
+             ((x.second == kNoId) == (y.second == kNoId) &&
+              x.second < y.second);
+    });
+    std::vector<int32_t> positions;
     for (const auto &event : list)
-      if (uses.events.empty() || uses.events.back() != event.first)
-        uses.events.push_back(event.first);
-    int32_t firstLate = list[from].first;
-    uses.lateFrom = static_cast<size_t>(
-        std::lower_bound(uses.events.begin(), uses.events.end(), firstLate) -
-        uses.events.begin());
-    // A gap needs an early use at or after the definer, before it.
-    size_t firstGap = std::max<size_t>(uses.lateFrom, 1);
-    while (firstGap < uses.events.size() &&
-           uses.events[firstGap - 1] < uses.definer)
-      ++firstGap;
-    if (firstGap >= uses.events.size())
-      continue;
-    uses.lateFrom = firstGap;
-    candidates.push_back(std::move(uses));
+      if (positions.empty() || positions.back() != event.first)
+        positions.push_back(event.first);
+    // The swap of the events list[0, end): its late part, the longest
+    // suffix of reads of one value or of views of it (the same contents:
+    // their reads then read views of the copy brought back); a position
+    // with a write or a read of another value ends it.
+    auto usesUpTo = [&](size_t end) -> std::optional<BufferUses> {
+      if (list[end - 1].second == kNoId)
+        return std::nullopt;
+      ValueId late = rootOf(list[end - 1].second);
+      size_t from = end;
+      while (from > 0 && list[from - 1].second != kNoId &&
+             rootOf(list[from - 1].second) == late)
+        --from;
+      // Events at the position where the suffix starts must all be in it.
+      while (from < end && from > 0 && list[from - 1].first == list[from].first)
+        ++from;
+      if (from >= end)
+        return std::nullopt;
+      const Value &value = problem.value(late);
+      if (value.definedBy == kNoId || value.sizeBytes <= 0 ||
+          (!swappable.empty() && !swappable[late]))
+        return std::nullopt;
+      BufferUses uses;
+      uses.buffer = static_cast<BufferId>(id);
+      uses.value = late;
+      uses.definer = position[value.definedBy];
+      uses.events.assign(positions.begin(),
+                         std::upper_bound(positions.begin(), positions.end(),
+                                          list[end - 1].first));
+      uses.lateFrom = static_cast<size_t>(std::lower_bound(uses.events.begin(),
+                                                           uses.events.end(),
+                                                           list[from].first) -
+                                          uses.events.begin());
+      // A gap needs an early use at or after the definer, before it.
+      size_t firstGap = std::max<size_t>(uses.lateFrom, 1);
+      while (firstGap < uses.events.size() &&
+             uses.events[firstGap - 1] < uses.definer)
+        ++firstGap;
+      if (firstGap >= uses.events.size())
+        return std::nullopt;
+      uses.lateFrom = firstGap;
+      return uses;
+    };
+    // A late part ends at the buffer's last event, or where an op reads a
+    // value for the last time and writes its result over it (in place):
+    // the reads after the gap then read the copy brought back, and that
+    // write goes into the copy. Of these, the swap with the longest gap.
+    std::optional<BufferUses> best;
+    double bestGap = -1;
+    auto consider = [&](size_t end) {
+      std::optional<BufferUses> uses = usesUpTo(end);
+      if (!uses)
+        return;
+      size_t gap = longestGap(*uses);
+      if (gap == 0)
+        return;
+      double time =
+          computeBetween(uses->events[gap - 1] + 1, uses->events[gap]);
+      if (time > bestGap) {
+        bestGap = time;
+        best = std::move(uses);
+      }
+    };
+    consider(list.size());
+    for (size_t write = 1; write < list.size(); ++write)
+      if (list[write].second == kNoId && list[write - 1].second != kNoId &&
+          list[write - 1].first == list[write].first)
+        consider(write);
+    if (best)
+      candidates.push_back(std::move(*best));
   }
   return true;
 }
@@ -721,7 +764,8 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
       options.swappable.size() != problem.numValues())
     return fail("the swappable list must have one entry per value");
   SwapContext context(problem, order, options.link);
-  if (!context.init(options.minBytes, error, options.swappable))
+  if (!context.init(options.minBytes, error, options.swappable,
+                    options.escapingWhole))
     return std::nullopt;
   SwapPlan plan;
   plan.algorithm = getSwapAlgorithmName(options.algorithm);

@@ -182,6 +182,14 @@ struct Candidate {
   std::optional<sched::SwapPlan> swap;
 };
 
+/// Takes the in-place writes of `func` (ops writing into an input that dies
+/// there), as every candidate finally does.
+static void takeInplaceWrites(func::FuncOp func, const CostModel &costModel) {
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() == TensorGraphStatus::Built)
+    applyInplaceRewrites(func, graph, /*donateArguments=*/false);
+}
+
 /// The IR round trip of the driver: plan, write into a copy, take in-place
 /// decisions, measure as the report does (and after cleanup).
 class FunctionEvaluator : public sched::BudgetEvaluator {
@@ -197,6 +205,8 @@ public:
     for (auto &entry : candidates)
       if (entry.second.work)
         entry.second.work.erase();
+    if (written)
+      written.erase();
   }
 
   std::optional<sched::BudgetEvaluation>
@@ -217,6 +227,10 @@ public:
 private:
   /// The footprint of `work` after canonicalize and CSE on a copy.
   std::optional<int64_t> measureAfterCleanup(func::FuncOp work);
+  /// The function with its in-place writes taken, and its graph, where
+  /// swaps alone are planned (made on first use; the function itself when
+  /// in-place writes are off or the copy cannot be analyzed).
+  std::pair<func::FuncOp, const TensorGraph *> getSwapSource();
   void emitInternalError(const Twine &message) {
     emitError(func.getLoc())
         << config.passName << ": internal error: " << message;
@@ -232,8 +246,24 @@ private:
   int64_t nextCandidate = 0;
   const Cleanup &cleanup;
   std::string plannerError;
+  func::FuncOp written;
+  std::optional<TensorGraph> writtenGraph;
 };
 } // namespace
+
+std::pair<func::FuncOp, const TensorGraph *>
+FunctionEvaluator::getSwapSource() {
+  if (!config.inplace)
+    return {func, &graph};
+  if (!written) {
+    written = func.clone();
+    takeInplaceWrites(written, costModel);
+    writtenGraph = TensorGraph::build(written, costModel);
+  }
+  if (writtenGraph->getStatus() != TensorGraphStatus::Built)
+    return {func, &graph};
+  return {written, &*writtenGraph};
+}
 
 std::optional<int64_t>
 FunctionEvaluator::measureAfterCleanup(func::FuncOp work) {
@@ -275,8 +305,17 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
     candidate.remat = std::move(plan);
   }
   if (strategy.swap) {
-    std::optional<TensorGraph> rebuilt;
-    const TensorGraph *source = &graph;
+    // Swaps are planned on the function as it is and with its in-place
+    // writes taken (as the candidate is measured), and the better plan is
+    // kept. As it is, a write that will reuse its dead input still holds a
+    // second buffer, and the planner can stop short of budgets the written
+    // function meets (squeezenet's first ReLU backward: two 15.5 MiB
+    // buffers where one is written); as written, an in-place chain can
+    // leave a buffer no swap may take (regnet's stem activation).
+    std::pair<func::FuncOp, const TensorGraph *> sources[2] = {{func, &graph},
+                                                               getSwapSource()};
+    std::optional<TensorGraph> rebuilt, rebuiltWritten;
+    func::FuncOp workWritten;
     if (work) {
       rebuilt = TensorGraph::build(work, costModel);
       if (rebuilt->getStatus() != TensorGraphStatus::Built) {
@@ -286,46 +325,67 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
                           rebuilt->getFailureReason());
         return std::nullopt;
       }
-      source = &*rebuilt;
+      sources[0] = sources[1] = {work, &*rebuilt};
+      if (config.inplace) {
+        workWritten = work.clone();
+        takeInplaceWrites(workWritten, costModel);
+        rebuiltWritten = TensorGraph::build(workWritten, costModel);
+        if (rebuiltWritten->getStatus() == TensorGraphStatus::Built)
+          sources[1] = {workWritten, &*rebuiltWritten};
+      }
     }
-    const sched::Problem &problem = source->getProblem();
     sched::SwapOptions options = config.swap;
     options.budgetTransientBytes = std::max<int64_t>(target, 0);
     options.link = getLinkSpec(costModel.getDevice());
-    options.swappable = getSwappableValues(*source);
-    std::optional<sched::SwapPlan> plan =
-        sched::planSwap(problem, problem.programOrder(), options, &error);
-    if (!plan) {
-      if (work)
-        work.erase();
-      if (plannerError.empty())
-        plannerError = "swapping: " + error;
-      evaluation.smallestTransientBytes = peakTransient;
-      return evaluation;
+    options.escapingWhole = true;
+    std::optional<sched::SwapPlan> best;
+    size_t bestSource = 0;
+    int64_t smallest = peakTransient;
+    bool planned = false;
+    for (size_t index = 0; index < 2; ++index) {
+      if (index == 1 && sources[1].second == sources[0].second)
+        break;
+      const TensorGraph &source = *sources[index].second;
+      const sched::Problem &problem = source.getProblem();
+      options.swappable = getSwappableValues(source);
+      std::optional<sched::SwapPlan> plan =
+          sched::planSwap(problem, problem.programOrder(), options, &error);
+      if (!plan) {
+        if (plannerError.empty())
+          plannerError = "swapping: " + error;
+        continue;
+      }
+      smallest = planned ? std::min(smallest, plan->smallestPeakTransient)
+                         : plan->smallestPeakTransient;
+      planned = true;
+      if (plan->withinBudget && (!best || plan->after.makespanSeconds <
+                                              best->after.makespanSeconds)) {
+        best = std::move(plan);
+        bestSource = index;
+      }
     }
-    evaluation.smallestTransientBytes = plan->smallestPeakTransient;
-    if (!plan->withinBudget) {
-      if (work)
-        work.erase();
-      return evaluation;
-    }
-    IRMapping mapping;
-    func::FuncOp base = work ? work : func;
-    func::FuncOp swapped = base.clone(mapping);
-    applySwapDecisions(*source, plan->swaps, mapping);
-    if (work)
+    evaluation.smallestTransientBytes = smallest;
+    if (best) {
+      IRMapping mapping;
+      func::FuncOp swapped = sources[bestSource].first.clone(mapping);
+      applySwapDecisions(*sources[bestSource].second, best->swaps, mapping);
+      candidate.swap = std::move(best);
+      std::swap(work, swapped);
+      if (swapped)
+        swapped.erase();
+    } else if (work) {
       work.erase();
-    work = swapped;
-    candidate.swap = std::move(plan);
+    }
+    if (workWritten)
+      workWritten.erase();
+    if (!candidate.swap)
+      return evaluation;
   }
   if (!work)
     work = func.clone();
   keepDuplicatesApart(work);
-  if (config.inplace) {
-    TensorGraph rewritten = TensorGraph::build(work, costModel);
-    if (rewritten.getStatus() == TensorGraphStatus::Built)
-      applyInplaceRewrites(work, rewritten, /*donateArguments=*/false);
-  }
+  if (config.inplace)
+    takeInplaceWrites(work, costModel);
   candidate.report = analyzeFunction(work, costModel);
   if (candidate.report.status != TensorGraphStatus::Built) {
     work.erase();

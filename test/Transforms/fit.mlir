@@ -4,8 +4,10 @@
 // RUN: memsched-opt %s -memsched-fit=budget=0.6x -cse -canonicalize -memsched-report=format=json -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=AFTER-CLEANUP
 // The decisions without rewriting, the candidates the driver measured.
 // The text report leads with the device memory and the time, before and
-// after, against the budget and the smallest reachable footprint.
+// after, against the budget and, where the driver searched for it (always
+// at `min`), the smallest reachable footprint.
 // RUN: memsched-opt %s -memsched-fit=budget=0.6x -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=HEADLINE
+// RUN: memsched-opt %s -memsched-fit=budget=min -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=MIN-HEADLINE
 // RUN: memsched-opt %s -test-memsched-print-fit-plan=budget=0.8x -o /dev/null | FileCheck %s --check-prefix=PLAN
 // RUN: memsched-opt %s -test-memsched-print-remat-plan=budget=0.8x -o /dev/null | FileCheck %s --check-prefix=REMAT-PLAN
 // The curve: one driver run per budget, an unmet budget answered with the
@@ -42,8 +44,9 @@
 // HEADLINE-NEXT: modeled time 2.402e-05 s (device h100)
 // HEADLINE-NEXT: planned before 24.00 KiB (24576 bytes)
 // HEADLINE-NEXT: budget 14.40 KiB (14745 bytes), met with remat
-// HEADLINE-NEXT: smallest reachable 12.00 KiB (12288 bytes)
 // HEADLINE-NEXT: time before 2.001e-05 s (+20.0% after)
+// MIN-HEADLINE: budget 12.00 KiB (12288 bytes), met with remat
+// MIN-HEADLINE-NEXT: smallest reachable 12.00 KiB (12288 bytes)
 // The plan reaches the floor: resident + returned + one op's working set.
 // HEADLINE-NEXT: floor 12.00 KiB (12288 bytes = resident + returned + 4.00 KiB for 'linalg.generic' at {{.*}}fit.mlir:{{[0-9]+}}:8)
 // At the peak, the last op, its input (line 70) and its returned result.

@@ -36,7 +36,7 @@ for name, budgets in [("mlp_train_step.mlir", ["0.9x", "0.75x"]),
 
 # CHECK: mlp_train_step.mlir 0.9x: without offload unmet; with: within True, identical True, offloaded True
 # CHECK: mlp_train_step.mlir 0.75x: without offload unmet; with: within True, identical True, offloaded True
-# CHECK: cnn_train_step.mlir 0.8x: without offload unmet; with: within True, identical True, offloaded True
+# CHECK: cnn_train_step.mlir 0.8x: without offload met; with: within True, identical True, offloaded False
 # CHECK: cnn_train_step.mlir 0.65x: without offload unmet; with: within True, identical True, offloaded True
 # CHECK: chain_mlp_train_step.mlir 0.7x: without offload met; with: within True, identical True, offloaded False
 # CHECK: chain_mlp_train_step.mlir 0.6x: without offload unmet; with: within True, identical True, offloaded True

@@ -62,6 +62,14 @@ std::optional<MemoryProfile> simulateMemory(const Problem &problem,
                                             const std::vector<TaskId> &order,
                                             std::string *error = nullptr);
 
+/// Counts the escaping transient buffers of \p profile (those holding values
+/// the function returns) from the first step on, as the footprint does:
+/// they are allocated outside the arena, so their bytes are taken for the
+/// whole call wherever they are made, and only the other buffers' peak can
+/// be cut. Updates the per-step bytes and the peaks; lifetimes stay as
+/// simulated.
+void countEscapingFromStart(const Problem &problem, MemoryProfile &profile);
+
 /// Returns a lower bound on peakTransientBytes valid for every order: the
 /// larger of the biggest single-task footprint (distinct transient buffers
 /// used plus workspace) and the total size of the used liveToEnd transient

@@ -120,6 +120,10 @@ struct SwapOptions {
   /// maxEvaluations; <= 0 (the default) means none, so that the plan
   /// depends only on the problem, the order and the options.
   double timeLimitSeconds = 0.0;
+  /// Whether the budget counts escaping buffers (values the function
+  /// returns) from the first step, as the footprint does (see
+  /// countEscapingFromStart()).
+  bool escapingWhole = false;
 };
 
 /// The modelled effect of a set of swaps in a fixed order.
