@@ -219,8 +219,16 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
         return std::nullopt;
       }
       std::optional<BudgetEvaluation> floor = probe;
-      if (!probe->planned) {
-        floor = evaluate(strategy, probe->smallestTransientBytes);
+      // The planners are myopic: asked for the smallest peak they passed,
+      // they can take another path and miss it. Looser targets follow, a
+      // growing share of the way up to the input's peak, until one is met.
+      int64_t lowest = probe->smallestTransientBytes;
+      int64_t above =
+          std::max<int64_t>(options.inputPeakTransientBytes - lowest, 0);
+      for (int shift : {-1, 6, 4, 2}) {
+        if (floor->planned || (shift >= 0 && above >> shift == 0))
+          break;
+        floor = evaluate(strategy, lowest + (shift < 0 ? 0 : above >> shift));
         if (!floor) {
           releaseAll();
           return std::nullopt;

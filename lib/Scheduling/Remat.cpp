@@ -103,7 +103,8 @@ struct Evaluation {
 /// Everything derived once from the problem.
 class RematContext {
 public:
-  RematContext(const Problem &problem, bool singleRecompute);
+  RematContext(const Problem &problem, bool singleRecompute,
+               bool escapingWhole);
 
   /// The buffers recomputed together with dropped candidate \p c: c, and
   /// recursively every input buffer that is dead by c's first late read,
@@ -177,6 +178,8 @@ public:
   int32_t numTasks;
   /// RematOptions::singleRecompute.
   bool singleRecompute;
+  /// RematOptions::escapingWhole.
+  bool escapingWhole;
   /// Distinct values each task reads, in first-read order.
   std::vector<std::vector<ValueId>> reads;
   /// Values of each buffer.
@@ -204,9 +207,10 @@ struct SearchLimit {
 };
 } // namespace
 
-RematContext::RematContext(const Problem &problem, bool singleRecompute)
+RematContext::RematContext(const Problem &problem, bool singleRecompute,
+                           bool escapingWhole)
     : problem(problem), numTasks(static_cast<int32_t>(problem.numTasks())),
-      singleRecompute(singleRecompute) {
+      singleRecompute(singleRecompute), escapingWhole(escapingWhole) {
   reads.resize(problem.numTasks());
   valuesIn.resize(problem.numBuffers());
   for (size_t v = 0; v < problem.numValues(); ++v) {
@@ -704,6 +708,8 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
       simulateMemory(expansion->problem, expansion->order, error);
   if (!profile)
     return std::nullopt;
+  if (escapingWhole)
+    countEscapingFromStart(expansion->problem, *profile);
   evaluation.plan.peakTransientAfter = profile->peakTransientBytes;
   evaluation.plan.withinBudget = profile->peakTransientBytes <= budget;
   // The expanded order is the identity, so ids are positions.
@@ -1367,7 +1373,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
   std::string why;
   if (!problem.verify(error ? error : &why))
     return std::nullopt;
-  RematContext context(problem, options.singleRecompute);
+  RematContext context(problem, options.singleRecompute, options.escapingWhole);
   int64_t budget = options.budgetTransientBytes;
   std::optional<Evaluation> none = context.evaluate(
       std::vector<char>(context.candidates.size(), 0), budget, error);
@@ -1480,7 +1486,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       // grew.
       std::optional<RematPlan> single;
       if (!options.singleRecompute) {
-        RematContext singleContext(problem, /*singleRecompute=*/true);
+        RematContext singleContext(problem, /*singleRecompute=*/true,
+                                   options.escapingWhole);
         SearchLimit singleLimit{singleContext, options.maxEvaluations,
                                 limit.deadline};
         std::optional<DropPlan> singlePlan = greedy(singleContext, singleLimit);
@@ -1518,7 +1525,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         if (std::optional<RematPlan> ilp = detail::planRematByIlp(
                 problem, budget, options.ilpMaxNodes,
                 options.ilpTimeLimitSeconds,
-                plan && plan->withinBudget ? &*plan : nullptr)) {
+                plan && plan->withinBudget ? &*plan : nullptr,
+                options.escapingWhole)) {
           smallest = std::min(smallest, ilp->peakTransientAfter);
           consider(std::move(ilp));
         }

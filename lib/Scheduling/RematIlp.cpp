@@ -168,7 +168,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::getPlanOfSequence(
 
 std::optional<RematPlan> mlir::memsched::scheduling::detail::planRematByIlp(
     const Problem &problem, int64_t budget, int64_t maxNodes,
-    double timeLimitSeconds, const RematPlan *start) {
+    double timeLimitSeconds, const RematPlan *start, bool escapingWhole) {
   std::optional<RematGraph> graph = getTaskGraph(problem);
   if (!graph)
     return std::nullopt;
@@ -180,8 +180,9 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::planRematByIlp(
     if (std::optional<RematExpansion> expansion =
             expandRematPlan(problem, *start))
       options.startSequences.push_back(std::move(expansion->originOf));
-  // Workspaces are outside the ILP's accounting: a plan over the budget by
-  // them is solved again under a budget lowered by its excess.
+  // Workspaces (and escaping buffers before they are made, with
+  // escapingWhole) are outside the ILP's accounting: a plan over the budget
+  // by them is solved again under a budget lowered by its excess.
   constexpr int kMaxSolves = 3;
   int64_t ilpBudget = budget;
   for (int solve = 0; solve < kMaxSolves && ilpBudget >= 0; ++solve) {
@@ -200,6 +201,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::planRematByIlp(
         simulateMemory(expansion->problem, expansion->order);
     if (!profile)
       return std::nullopt;
+    if (escapingWhole)
+      countEscapingFromStart(expansion->problem, *profile);
     plan->peakTransientAfter = profile->peakTransientBytes;
     plan->withinBudget = profile->peakTransientBytes <= budget;
     plan->smallestPeakTransient = profile->peakTransientBytes;

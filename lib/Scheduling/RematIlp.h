@@ -53,11 +53,15 @@ std::optional<RematPlan> getPlanOfSequence(const Problem &problem,
 /// under a budget lowered by the excess, a few times). std::nullopt when the
 /// problem has no node graph or no such plan is found; plan fields as in
 /// planRemat, `algorithm` "ilp". \p start, when given, is a plan the solve
-/// starts from where it lies in the schedule space and fits.
+/// starts from where it lies in the schedule space and fits. With
+/// \p escapingWhole the peak counts escaping buffers from the first step
+/// (RematOptions::escapingWhole), which the ILP does not see either: the
+/// same re-solves under a lowered budget cover it.
 std::optional<RematPlan> planRematByIlp(const Problem &problem, int64_t budget,
                                         int64_t maxNodes,
                                         double timeLimitSeconds,
-                                        const RematPlan *start = nullptr);
+                                        const RematPlan *start = nullptr,
+                                        bool escapingWhole = false);
 
 } // namespace detail
 } // namespace scheduling

@@ -279,6 +279,10 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
   func::FuncOp work;
   if (strategy.remat) {
     sched::RematOptions options = config.remat;
+    // Alone, recomputation aims at the footprint's own peak (returned
+    // buffers whole). Before swaps, its target is a share of the way down
+    // from the simulated peak, which the swaps then take further.
+    options.escapingWhole = !strategy.swap;
     int64_t rematTarget = target;
     if (strategy.swap)
       rematTarget += static_cast<int64_t>(strategy.rematShare *

@@ -82,6 +82,10 @@ struct RematOptions {
   /// reader or later. By default a value may be dropped in every gap of its
   /// uses, and a copy may be made earlier, right after an input's last use.
   bool singleRecompute = false;
+  /// Whether the budget counts escaping buffers (values the function
+  /// returns) from the first step, as the footprint does (see
+  /// countEscapingFromStart()).
+  bool escapingWhole = false;
   /// `auto` searches the whole plan space when it is small: every drop set
   /// (each gap of a buffer not dropped, or dropped with one of its copy
   /// placements), when their number times the tasks is at most this many
