@@ -192,8 +192,16 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
     // The swap of the events list[0, end): its late part, the longest
     // suffix of reads of one value or of views of it (the same contents:
     // their reads then read views of the copy brought back); a position
-    // with a write or a read of another value ends it.
-    auto usesUpTo = [&](size_t end) -> std::optional<BufferUses> {
+    // with a write or a read of another value ends it. Found from the end
+    // back to the write before it, so that trying every end stays linear in
+    // the buffer's events.
+    struct LatePart {
+      ValueId value;
+      int32_t definer;
+      /// positions[0, count) are the swap's events, from lateFrom late.
+      size_t count, lateFrom;
+    };
+    auto latePartUpTo = [&](size_t end) -> std::optional<LatePart> {
       if (list[end - 1].second == kNoId)
         return std::nullopt;
       ValueId late = rootOf(list[end - 1].second);
@@ -210,45 +218,42 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
       if (value.definedBy == kNoId || value.sizeBytes <= 0 ||
           (!swappable.empty() && !swappable[late]))
         return std::nullopt;
-      BufferUses uses;
-      uses.buffer = static_cast<BufferId>(id);
-      uses.value = late;
-      uses.definer = position[value.definedBy];
-      uses.events.assign(positions.begin(),
-                         std::upper_bound(positions.begin(), positions.end(),
-                                          list[end - 1].first));
-      uses.lateFrom = static_cast<size_t>(std::lower_bound(uses.events.begin(),
-                                                           uses.events.end(),
-                                                           list[from].first) -
-                                          uses.events.begin());
+      LatePart part{late, position[value.definedBy], 0, 0};
+      part.count = static_cast<size_t>(std::upper_bound(positions.begin(),
+                                                        positions.end(),
+                                                        list[end - 1].first) -
+                                       positions.begin());
+      part.lateFrom = static_cast<size_t>(
+          std::lower_bound(positions.begin(), positions.begin() + part.count,
+                           list[from].first) -
+          positions.begin());
       // A gap needs an early use at or after the definer, before it.
-      size_t firstGap = std::max<size_t>(uses.lateFrom, 1);
-      while (firstGap < uses.events.size() &&
-             uses.events[firstGap - 1] < uses.definer)
+      size_t firstGap = std::max<size_t>(part.lateFrom, 1);
+      while (firstGap < part.count && positions[firstGap - 1] < part.definer)
         ++firstGap;
-      if (firstGap >= uses.events.size())
+      if (firstGap >= part.count)
         return std::nullopt;
-      uses.lateFrom = firstGap;
-      return uses;
+      part.lateFrom = firstGap;
+      return part;
     };
     // A late part ends at the buffer's last event, or where an op reads a
     // value for the last time and writes its result over it (in place):
     // the reads after the gap then read the copy brought back, and that
     // write goes into the copy. Of these, the swap with the longest gap.
-    std::optional<BufferUses> best;
+    std::optional<LatePart> best;
     double bestGap = -1;
     auto consider = [&](size_t end) {
-      std::optional<BufferUses> uses = usesUpTo(end);
-      if (!uses)
+      std::optional<LatePart> part = latePartUpTo(end);
+      if (!part)
         return;
-      size_t gap = longestGap(*uses);
-      if (gap == 0)
-        return;
-      double time =
-          computeBetween(uses->events[gap - 1] + 1, uses->events[gap]);
-      if (time > bestGap) {
-        bestGap = time;
-        best = std::move(uses);
+      for (size_t gap = part->lateFrom; gap < part->count; ++gap) {
+        if (positions[gap] - positions[gap - 1] < 2)
+          continue;
+        double time = computeBetween(positions[gap - 1] + 1, positions[gap]);
+        if (time > bestGap) {
+          bestGap = time;
+          best = part;
+        }
       }
     };
     consider(list.size());
@@ -256,8 +261,15 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
       if (list[write].second == kNoId && list[write - 1].second != kNoId &&
           list[write - 1].first == list[write].first)
         consider(write);
-    if (best)
-      candidates.push_back(std::move(*best));
+    if (best) {
+      BufferUses uses;
+      uses.buffer = static_cast<BufferId>(id);
+      uses.value = best->value;
+      uses.definer = best->definer;
+      uses.events.assign(positions.begin(), positions.begin() + best->count);
+      uses.lateFrom = best->lateFrom;
+      candidates.push_back(std::move(uses));
+    }
   }
   return true;
 }
