@@ -302,6 +302,10 @@ RematPlan planGraph(const RematGraph &graph, int64_t budget,
   options.singleRecompute = singleRecompute;
   if (ilpMaxTasks >= 0)
     options.ilpMaxTasks = ilpMaxTasks;
+  // The ILP's branch-and-bound node limit alone bounds it, so that the
+  // figures do not depend on the machine's load (the wall-clock limit once
+  // cut a solve short while other jobs ran).
+  options.ilpTimeLimitSeconds = 0;
   std::optional<RematPlan> plan = planRemat(expanded->problem, options, &error);
   EXPECT_TRUE(plan.has_value()) << error;
   if (!plan)
