@@ -225,10 +225,11 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
       int64_t lowest = probe->smallestTransientBytes;
       int64_t above =
           std::max<int64_t>(options.inputPeakTransientBytes - lowest, 0);
-      for (int shift : {-1, 6, 4, 2}) {
-        if (floor->planned || (shift >= 0 && above >> shift == 0))
+      // 0: the smallest peak itself; d: 1/d of the way up.
+      for (int64_t divisor : {0, 64, 16, 4}) {
+        if (floor->planned || (divisor && above / divisor == 0))
           break;
-        floor = evaluate(strategy, lowest + (shift < 0 ? 0 : above >> shift));
+        floor = evaluate(strategy, lowest + (divisor ? above / divisor : 0));
         if (!floor) {
           releaseAll();
           return std::nullopt;

@@ -76,7 +76,13 @@ public:
   /// The gap of `uses` that strictly contains position `step`, or 0.
   size_t gapAround(const BufferUses &uses, int32_t step) const;
   /// The longest gap (by compute time) of `uses`, or 0.
-  size_t longestGap(const BufferUses &uses) const;
+  size_t longestGap(const BufferUses &uses) const {
+    return longestGap(uses.events, uses.lateFrom, uses.events.size());
+  }
+  /// The longest gap (by compute time) between events[gap - 1] and
+  /// events[gap] for gap in [from, to), or 0 where none has a task inside.
+  size_t longestGap(const std::vector<int32_t> &events, size_t from,
+                    size_t to) const;
 
   const Problem &problem;
   const std::vector<TaskId> &order;
@@ -246,14 +252,13 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
       std::optional<LatePart> part = latePartUpTo(end);
       if (!part)
         return;
-      for (size_t gap = part->lateFrom; gap < part->count; ++gap) {
-        if (positions[gap] - positions[gap - 1] < 2)
-          continue;
-        double time = computeBetween(positions[gap - 1] + 1, positions[gap]);
-        if (time > bestGap) {
-          bestGap = time;
-          best = part;
-        }
+      size_t gap = longestGap(positions, part->lateFrom, part->count);
+      if (gap == 0)
+        return;
+      double time = computeBetween(positions[gap - 1] + 1, positions[gap]);
+      if (time > bestGap) {
+        bestGap = time;
+        best = part;
       }
     };
     consider(list.size());
@@ -284,13 +289,14 @@ size_t SwapContext::gapAround(const BufferUses &uses, int32_t step) const {
   return gap;
 }
 
-size_t SwapContext::longestGap(const BufferUses &uses) const {
+size_t SwapContext::longestGap(const std::vector<int32_t> &events, size_t from,
+                               size_t to) const {
   size_t best = 0;
   double bestTime = -1;
-  for (size_t gap = uses.lateFrom; gap < uses.events.size(); ++gap) {
-    if (uses.events[gap] - uses.events[gap - 1] < 2)
+  for (size_t gap = from; gap < to; ++gap) {
+    if (events[gap] - events[gap - 1] < 2)
       continue;
-    double time = computeBetween(uses.events[gap - 1] + 1, uses.events[gap]);
+    double time = computeBetween(events[gap - 1] + 1, events[gap]);
     if (time > bestTime) {
       bestTime = time;
       best = gap;

@@ -344,8 +344,7 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
     options.escapingWhole = true;
     std::optional<sched::SwapPlan> best;
     size_t bestSource = 0;
-    int64_t smallest = peakTransient;
-    bool planned = false;
+    std::optional<int64_t> smallest;
     for (size_t index = 0; index < 2; ++index) {
       if (index == 1 && sources[1].second == sources[0].second)
         break;
@@ -359,16 +358,15 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
           plannerError = "swapping: " + error;
         continue;
       }
-      smallest = planned ? std::min(smallest, plan->smallestPeakTransient)
-                         : plan->smallestPeakTransient;
-      planned = true;
+      smallest =
+          std::min(smallest.value_or(INT64_MAX), plan->smallestPeakTransient);
       if (plan->withinBudget && (!best || plan->after.makespanSeconds <
                                               best->after.makespanSeconds)) {
         best = std::move(plan);
         bestSource = index;
       }
     }
-    evaluation.smallestTransientBytes = smallest;
+    evaluation.smallestTransientBytes = smallest.value_or(peakTransient);
     if (best) {
       IRMapping mapping;
       func::FuncOp swapped = sources[bestSource].first.clone(mapping);
