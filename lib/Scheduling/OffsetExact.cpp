@@ -282,7 +282,7 @@ bool CanonicalSearch::place(const Part &part, int32_t u, int64_t at,
     covered = true;
     if (minOffset[v] >= top)
       continue;
-    trail.push_back({v, minOffset[v]});
+    trail.emplace_back(v, minOffset[v]);
     minOffset[v] = top;
     if (!feasible)
       continue;
@@ -319,17 +319,31 @@ CanonicalSearch::search(const Part &part, int64_t offset, int32_t minRank) {
     return Status::Aborted;
   if ((++nodes & 255) == 0 && deadline.expired())
     return Status::LimitReached;
-  // Unplaced buffers by (minimum offset, rank). The keys do not change
-  // while this node iterates: every child restores the state.
-  std::vector<int32_t> ordering;
+  // The unplaced buffers that may come next, by (minimum offset, rank):
+  // those at or above the branch's (offset, rank) and below minHeight
+  // (placing one at or above it would leave a gap some unplaced buffer
+  // could drop into). Filtered before sorting: a part has many more. The
+  // keys do not change while this node iterates: every child restores the
+  // state.
+  // The children search the part's unplaced buffers only: the part's list
+  // shrinks along a branch instead of being rescanned whole at every node.
+  Part remaining;
+  remaining.sectionLo = part.sectionLo;
+  remaining.sectionHi = part.sectionHi;
   int64_t minHeight = kInfinity;
   for (int32_t u : part.items)
     if (!placed[u]) {
-      ordering.push_back(u);
+      remaining.items.push_back(u);
       minHeight = std::min(minHeight, minOffset[u] + size[u]);
     }
-  if (ordering.empty())
+  if (remaining.items.empty())
     return Status::Found;
+  std::vector<int32_t> ordering;
+  for (int32_t u : remaining.items) {
+    int64_t at = minOffset[u];
+    if (at < minHeight && (at > offset || (at == offset && rank[u] >= minRank)))
+      ordering.push_back(u);
+  }
   std::sort(ordering.begin(), ordering.end(), [&](int32_t a, int32_t b) {
     if (minOffset[a] != minOffset[b])
       return minOffset[a] < minOffset[b];
@@ -337,19 +351,13 @@ CanonicalSearch::search(const Part &part, int64_t offset, int32_t minRank) {
   });
   for (int32_t u : ordering) {
     int64_t at = minOffset[u];
-    if (at < offset || (at == offset && rank[u] < minRank))
-      continue;
-    // Placing u here would leave a gap some unplaced buffer could drop
-    // into; the ordering is by offset, so every later one would too.
-    if (at >= minHeight)
-      break;
     if (at + size[u] > capacity)
       continue;
     size_t mark = trail.size();
     bool covered = false;
     Status status = Status::NotFound;
-    if (place(part, u, at, covered))
-      status = decompose(part, u, at);
+    if (place(remaining, u, at, covered))
+      status = decompose(remaining, u, at);
     undo(u, mark);
     if (status != Status::NotFound)
       return status;
