@@ -133,9 +133,13 @@ void mlir::memsched::buildOptimizePipeline(
     offloadOptions.device = options.device;
     pm.addNestedPass<func::FuncOp>(createMemschedOffloadPass(offloadOptions));
   }
-  if (!fitReorders) {
+  // Fusion is an identity rewrite memsched-fit does not weigh: with a
+  // budget, the function memsched-reorder kept (fused or not) is what
+  // memsched-fit plans, reordered again and as it is.
+  if (!fitReorders || options.fuseElementwise) {
     MemschedReorderPassOptions reorderOptions;
     reorderOptions.device = options.device;
+    reorderOptions.fuseElementwise = options.fuseElementwise;
     pm.addNestedPass<func::FuncOp>(createMemschedReorderPass(reorderOptions));
   }
   if (!options.budget.empty()) {
@@ -186,6 +190,7 @@ void mlir::memsched::buildToGPUPipeline(OpPassManager &pm,
     optimizeOptions.allowSwap = options.allowSwap;
     optimizeOptions.offload = ArrayRef<std::string>(options.offload);
     optimizeOptions.ilpMaxTasks = options.ilpMaxTasks;
+    optimizeOptions.fuseElementwise = options.fuseElementwise;
     optimizeOptions.report = options.report;
     buildOptimizePipeline(pm, optimizeOptions);
   }

@@ -260,7 +260,15 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
       builder.getNamedAttr("optimal", builder.getBoolAttr(outcome.isOptimal)),
       builder.getNamedAttr("candidates", builder.getDictionaryAttr(candidates)),
   };
-  func->setAttr(kReorderAttrName, builder.getDictionaryAttr(fields));
+  // Reordered again (memsched-fit's reordered copy of a function
+  // memsched-reorder ordered), the figures before stay the input's: a
+  // fractional budget is of them (getInputPlannedBytes).
+  NamedAttrList record(fields);
+  if (auto earlier = func->getAttrOfType<DictionaryAttr>(kReorderAttrName))
+    for (StringRef name : {"peak_before_bytes", "planned_before_bytes"})
+      if (Attribute value = earlier.get(name))
+        record.set(name, value);
+  func->setAttr(kReorderAttrName, record.getDictionary(func.getContext()));
   return outcome;
 }
 

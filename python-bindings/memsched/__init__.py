@@ -43,7 +43,8 @@ def run_pipeline(text, pipeline):
     return _memsched.run_pipeline(text, pipeline)
 
 
-def reorder(text, algorithm="auto", time_limit_ms=2000, device=None):
+def reorder(text, algorithm="auto", time_limit_ms=2000, device=None,
+            fuse_elementwise=False):
     """Runs ``memsched-reorder`` on every function of ``text`` and returns
     the reordered module.
 
@@ -51,16 +52,21 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device=None):
     ``exact``, ``liu``, ``xla-list``, ``inductor-lpmf``, ...). Each function
     then carries a ``memsched.reorder`` attribute, which ``analyze`` reports
     as the function's ``reorder`` entry (peak before and after, chosen
-    algorithm, every candidate's peak).
+    algorithm, every candidate's peak). ``fuse_elementwise`` also plans
+    each function after upstream elementwise fusion and keeps that version
+    where its peak is lower (``chosen`` then reads ``fused+...``).
     """
     options = "algorithm=%s time-limit-ms=%d" % (algorithm, time_limit_ms)
     if device:
         options += " device=%s" % device
+    if fuse_elementwise:
+        options += " fuse-elementwise=true"
     return run_pipeline(text, "func.func(memsched-reorder{%s})" % options)
 
 
 def optimize(text, budget=None, device=None, allow_remat=True,
-             allow_swap=True, timeline=True, offload=(), ilp_max_tasks=0):
+             allow_swap=True, timeline=True, offload=(), ilp_max_tasks=0,
+             fuse_elementwise=False):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
@@ -86,7 +92,10 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     attributes say where each lives); without one it is offloaded.
     ``ilp_max_tasks`` > 0 lets recomputation also solve Checkmate's ILP on
     functions of at most that many tasks without in-place chains
-    (``ilp-max-tasks``; seconds per function). An unreachable budget raises
+    (``ilp-max-tasks``; seconds per function). ``fuse_elementwise`` lets
+    the reordering also plan each function after upstream elementwise
+    fusion and keep it where its peak is lower (with a budget, that
+    reordered function is then what is fitted). An unreachable budget raises
     ``MLIRError`` naming the smallest reachable one.
     """
     options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
@@ -100,6 +109,8 @@ def optimize(text, budget=None, device=None, allow_remat=True,
         options.append("offload=%s" % ",".join(offload))
     if ilp_max_tasks:
         options.append("ilp-max-tasks=%d" % ilp_max_tasks)
+    if fuse_elementwise:
+        options.append("fuse-elementwise=true")
     module = run_pipeline(text, "memsched-optimize{%s}" % " ".join(options))
     return module, analyze(module, timeline=timeline)
 

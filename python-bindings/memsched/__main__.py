@@ -290,6 +290,11 @@ def build_parser():
                         help="without --budget: first reorder ops to lower "
                         "the peak (auto, exact, liu, xla, inductor, ...; see "
                         "docs/scheduling.md)")
+    parser.add_argument("--fuse-elementwise", action="store_true",
+                        help="let the reordering also plan the model after "
+                        "upstream elementwise fusion and keep it where its "
+                        "peak is lower (with --budget: the function then "
+                        "fitted)")
     return parser
 
 
@@ -369,10 +374,12 @@ def _run(args):
     with progress("analysing %s" % name):
         before = memsched.analyze(text, device=args.device)
     if budget is None:
-        if args.reorder:
-            with progress("reordering %s (%s)" % (name, args.reorder)):
-                text = memsched.reorder(text, algorithm=args.reorder,
-                                        device=args.device)
+        if args.reorder or args.fuse_elementwise:
+            algorithm = args.reorder or "auto"
+            with progress("reordering %s (%s)" % (name, algorithm)):
+                text = memsched.reorder(
+                    text, algorithm=algorithm, device=args.device,
+                    fuse_elementwise=args.fuse_elementwise)
             report = memsched.analyze(text, device=args.device)
         else:
             report = before
@@ -383,7 +390,8 @@ def _run(args):
                                                    args.device)):
             text, report = memsched.optimize(
                 text, budget=budget, device=args.device,
-                allow_remat=args.remat, allow_swap=args.swap)
+                allow_remat=args.remat, allow_swap=args.swap,
+                fuse_elementwise=args.fuse_elementwise)
         print(fit_table(before, report, budget=args.budget))
 
     if sweep is not None:

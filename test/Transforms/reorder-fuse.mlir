@@ -9,6 +9,11 @@
 // RUN: memsched-opt %s -memsched-exec-harness=func=sum -memsched-to-cpu-pipeline | %run_harness > %t.sum.original
 // RUN: memsched-opt %s -memsched-reorder=fuse-elementwise=true -memsched-exec-harness=func=sum -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.sum.fused
 // RUN: diff %t.sum.original %t.sum.fused
+// memsched-optimize passes the option on, with and without a budget.
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false -memsched-optimize=fuse-elementwise=true 2>/dev/null | FileCheck %s --check-prefix=OPT
+// RUN: memsched-opt %s -mlir-print-op-on-diagnostic=false "-memsched-optimize=budget=min fuse-elementwise=true" 2>/dev/null | FileCheck %s --check-prefix=FIT
+// RUN: memsched-opt %s "-memsched-optimize=budget=min fuse-elementwise=true" -memsched-exec-harness=func=chain -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.optimized
+// RUN: diff %t.original %t.optimized
 
 // Tests that memsched-reorder's fuse-elementwise option plans the function
 // after upstream elementwise fusion too and keeps it only where its peak is
@@ -29,6 +34,20 @@
 // REMARK: remark: memsched-reorder: peak 12.00 KiB -> 8.00 KiB (1.50x) with fused+liu (optimal)
 // PLAIN-LABEL: func.func @chain
 // PLAIN-COUNT-2: linalg.generic
+// OPT-LABEL: func.func @chain
+// OPT-SAME: chosen = "fused+liu"
+// OPT: linalg.generic
+// OPT-NOT: linalg.generic
+// OPT: return
+// With a budget memsched-fit plans the fused function: nothing left to do
+// (without the option it writes the negf in place, at twice the time). Its
+// reordered copy keeps the input's figures before in memsched.reorder.
+// FIT-LABEL: func.func @chain
+// FIT-SAME: memsched.fit = {{{.*}}chosen = "none"
+// FIT-SAME: memsched.reorder = {{{.*}}peak_before_bytes = 12288 : i64{{.*}}planned_before_bytes = 12288 : i64
+// FIT: linalg.generic
+// FIT-NOT: linalg.generic
+// FIT: return
 //
 // @sum: %w (256 KiB) and three 256-byte vectors resident; three matvecs of
 // 4 KiB each summed by two adds. Unfused, the first add frees two products

@@ -74,6 +74,13 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
                      "functions of at most this many tasks without in-place "
                      "chains (memsched-fit's ilp-max-tasks; 0: off)"),
       llvm::cl::init(0)};
+  ::mlir::detail::PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("memsched-reorder also plans the function after "
+                     "upstream elementwise fusion and keeps it where its "
+                     "peak is lower (with a budget, memsched-reorder then "
+                     "runs before memsched-fit)"),
+      llvm::cl::init(false)};
   ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write a JSON report of the result to this file ('-' "
