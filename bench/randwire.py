@@ -6,6 +6,7 @@ order, the XLA and Inductor heuristics and the lower bound.
 Usage: PYTHONPATH=build/python_packages python3 bench/randwire.py
        [--opt build/bin/memsched-opt] [--kinds ws er ba] [--seeds 0 1 2]
        [--torchvision googlenet inception_v3 densenet121]
+       [--darts 8 14] [--darts-channels 16]
        [--nodes 32] [--stages 3] [--channels 32] [--time-limit-ms 0]
        [--verify first|all|none] [--save-dir DIR] [--json OUT]
 
@@ -21,6 +22,10 @@ convolution to C/2 channels, --stages stages of C, 2C, 4C... channels (C is
 --channels) and global average pooling + a linear classifier;
 memsched.torch exports it in eval mode, in the order PyTorch captured it
 (the program order).
+
+With --darts, DARTS-V2 networks (the NAS cells Serenity and HMCOS also
+schedule; 16 channels, 32x32, batch 1) of the given numbers of cells are
+measured too.
 
 For each graph, memsched-opt runs memsched-reorder with algorithm=auto,
 with xla and inductor (the best of each compiler's heuristics) and with each
@@ -97,6 +102,119 @@ def torchvision_graph(name, directory):
         options.update(aux_logits=False, init_weights=False)
     model = getattr(torchvision.models, name)(**options)
     return name, export(model, TORCHVISION[name], name, directory), {}
+
+
+# DARTS-V2's cells (Liu et al. 2019, "DARTS: Differentiable Architecture
+# Search", its published genotype): per cell, four nodes, each the sum of
+# two operations on earlier states (0 and 1 are the two previous cells'
+# outputs); the cell's output concatenates nodes 2-5.
+DARTS_NORMAL = [("sep_conv_3x3", 0), ("sep_conv_3x3", 1),
+                ("sep_conv_3x3", 0), ("sep_conv_3x3", 1),
+                ("sep_conv_3x3", 1), ("skip_connect", 0),
+                ("skip_connect", 0), ("dil_conv_3x3", 2)]
+DARTS_REDUCE = [("max_pool_3x3", 0), ("max_pool_3x3", 1),
+                ("skip_connect", 2), ("max_pool_3x3", 1),
+                ("max_pool_3x3", 0), ("skip_connect", 2),
+                ("skip_connect", 2), ("max_pool_3x3", 1)]
+
+
+def darts_network(channels, layers):
+    """A DARTS-V2 network for 32x32 images: a stem convolution to
+    3 x `channels`, `layers` cells (reduction cells, which halve the size
+    and double the channels, at 1/3 and 2/3 of the depth), global average
+    pooling and a linear classifier (10 classes)."""
+    nn = torch.nn
+
+    def relu_conv_bn(c_in, c_out, kernel, stride, padding, dilation=1,
+                     groups=1):
+        return [nn.ReLU(), nn.Conv2d(c_in, c_out, kernel, stride, padding,
+                                     dilation, groups, bias=False),
+                nn.BatchNorm2d(c_out)]
+
+    class FactorizedReduce(nn.Module):
+        def __init__(self, c_in, c_out):
+            super().__init__()
+            self.relu = nn.ReLU()
+            self.even = nn.Conv2d(c_in, c_out // 2, 1, 2, bias=False)
+            self.odd = nn.Conv2d(c_in, c_out // 2, 1, 2, bias=False)
+            self.bn = nn.BatchNorm2d(c_out)
+
+        def forward(self, x):
+            x = self.relu(x)
+            return self.bn(torch.cat([self.even(x),
+                                      self.odd(x[:, :, 1:, 1:])], dim=1))
+
+    def operation(name, c, stride):
+        if name == "skip_connect":
+            return nn.Identity() if stride == 1 else FactorizedReduce(c, c)
+        if name == "max_pool_3x3":
+            return nn.MaxPool2d(3, stride, 1)
+        if name == "sep_conv_3x3":
+            return nn.Sequential(
+                *relu_conv_bn(c, c, 3, stride, 1, groups=c)[:2],
+                nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c),
+                *relu_conv_bn(c, c, 3, 1, 1, groups=c)[:2],
+                nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c))
+        assert name == "dil_conv_3x3"
+        return nn.Sequential(
+            *relu_conv_bn(c, c, 3, stride, 2, dilation=2, groups=c)[:2],
+            nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c))
+
+    class Cell(nn.Module):
+        def __init__(self, c_pp, c_p, c, reduction, reduction_prev):
+            super().__init__()
+            self.pre0 = (FactorizedReduce(c_pp, c) if reduction_prev else
+                         nn.Sequential(*relu_conv_bn(c_pp, c, 1, 1, 0)))
+            self.pre1 = nn.Sequential(*relu_conv_bn(c_p, c, 1, 1, 0))
+            genotype = DARTS_REDUCE if reduction else DARTS_NORMAL
+            self.inputs = [index for _, index in genotype]
+            self.ops = nn.ModuleList(
+                operation(name, c, 2 if reduction and index < 2 else 1)
+                for name, index in genotype)
+
+        def forward(self, s0, s1):
+            states = [self.pre0(s0), self.pre1(s1)]
+            for node in range(4):
+                a, b = 2 * node, 2 * node + 1
+                states.append(self.ops[a](states[self.inputs[a]]) +
+                              self.ops[b](states[self.inputs[b]]))
+            return torch.cat(states[2:], dim=1)
+
+    class Network(nn.Module):
+        def __init__(self):
+            super().__init__()
+            c = channels
+            self.stem = nn.Sequential(nn.Conv2d(3, 3 * c, 3, padding=1,
+                                                bias=False),
+                                      nn.BatchNorm2d(3 * c))
+            c_pp, c_p, reduction_prev = 3 * c, 3 * c, False
+            self.cells = nn.ModuleList()
+            for layer in range(layers):
+                reduction = layer in (layers // 3, 2 * layers // 3)
+                if reduction:
+                    c *= 2
+                self.cells.append(Cell(c_pp, c_p, c, reduction,
+                                       reduction_prev))
+                reduction_prev = reduction
+                c_pp, c_p = c_p, 4 * c
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.classifier = nn.Linear(c_p, 10)
+
+        def forward(self, x):
+            s0 = s1 = self.stem(x)
+            for cell in self.cells:
+                s0, s1 = s1, cell(s0, s1)
+            return self.classifier(torch.flatten(self.pool(s1), 1))
+
+    return Network()
+
+
+def darts_graph(layers, args, directory):
+    """The DARTS-V2 network of `layers` cells: (name, path, figures)."""
+    torch.manual_seed(0)
+    model = darts_network(args.darts_channels, layers)
+    name = "darts-%d" % layers
+    return name, export(model, 32, "darts_%d" % layers, directory), {}
 
 
 # Passes run before memsched-reorder in the variants measured besides it.
@@ -342,6 +460,11 @@ def main():
                         choices=list(TORCHVISION),
                         help="branchy torchvision classifiers to measure "
                         "too (auto, xla and inductor only)")
+    parser.add_argument("--darts", nargs="*", type=int, default=[],
+                        metavar="LAYERS",
+                        help="DARTS-V2 cell networks of these many cells "
+                        "to measure too (auto, xla and inductor only)")
+    parser.add_argument("--darts-channels", type=int, default=16)
     parser.add_argument("--nodes", type=int, default=32)
     parser.add_argument("--stages", type=int, default=3)
     parser.add_argument("--channels", type=int, default=32)
@@ -368,6 +491,11 @@ def main():
                 rows.append(measure(randwire_graph(kind, seed, args,
                                                    directory), args, verify))
                 print("measured %s" % rows[-1]["graph"], file=sys.stderr)
+        for layers in args.darts:
+            rows.append(measure(darts_graph(layers, args, directory), args,
+                                args.verify != "none",
+                                ["auto", "xla", "inductor"]))
+            print("measured darts-%d" % layers, file=sys.stderr)
         for name in args.torchvision:
             rows.append(measure(torchvision_graph(name, directory), args,
                                 args.verify != "none",
