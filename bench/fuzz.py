@@ -25,7 +25,10 @@ Checks, each a failure class of the summary:
 - budget: planned_bytes of a budget pass's output, and of it after
   ``cse,canonicalize``, above the budget (the pass's recorded
   ``memsched.fit.budget_bytes``, itself checked against the fraction of
-  the input's planned bytes); json: the report is not strict JSON;
+  the input's planned bytes); floor: a budget pass's planned_bytes below
+  the reported ``floor_bytes`` of the input, as it is and after
+  ``cse,canonicalize`` (which no order, recomputation or swap plan may go
+  below); json: the report is not strict JSON;
 - wrong-result: CPU results (memsched-exec-harness +
   memsched-to-cpu-pipeline + mlir-runner) not bit-identical to the input's,
   on programs of at most ``--exec-ops`` ops, for a random share
@@ -244,6 +247,7 @@ class Worker:
                  str(error))
         stats["passes"] += 1
         reference = None
+        floors = None
         slow = False
         for label, pipeline, fraction, has_budget in specs:
             if slow and ("reorder" in pipeline or "optimize" in pipeline):
@@ -278,8 +282,10 @@ class Worker:
             if label in ("bufferize+plan", "cpu-pipeline"):
                 continue
             if has_budget and before is not None:
+                if floors is None:
+                    floors = self.floors(text)
                 self.check_budget(fail, label, pipeline, fraction, before,
-                                  output)
+                                  output, floors)
             if execute and rng.random() < self.args.exec_rate:
                 if reference is None:
                     self.say("pass", "execute-input", "")
@@ -350,7 +356,26 @@ class Worker:
         if "internal error" in error:
             fail("diagnostic", label, pipeline, error)
 
-    def check_budget(self, fail, label, pipeline, fraction, before, output):
+    def floors(self, text):
+        """The floor of each function of ``text``, by name: the smaller of
+        its floor as it is and after cse and canonicalize (the cleanup a
+        budget pass's output is measured after, which may fold ops away, or
+        fold a fill into a constant that is then resident)."""
+        floors = {}
+        cleaned, _ = self.run(text, "cse,canonicalize")
+        for module in [text, cleaned]:
+            try:
+                functions = self.planned(module) if module else {}
+            except (ValueError, self.memsched.MLIRError):
+                return {}
+            for name, function in functions.items():
+                if "floor_bytes" in function:
+                    floors[name] = min(floors.get(name, function[
+                        "floor_bytes"]), function["floor_bytes"])
+        return floors
+
+    def check_budget(self, fail, label, pipeline, fraction, before, output,
+                     floors):
         cleaned, cleaned_error = self.run(output, "cse,canonicalize")
         if cleaned is None:
             fail("verifier", label, pipeline, "cse,canonicalize fails: "
@@ -380,6 +405,16 @@ class Worker:
                     fail("budget", label, pipeline,
                          "@%s after %s: planned %d B > budget %d B"
                          % (name, stage, function["planned_bytes"], budget))
+                # The floor of the cleaned-up input bounds every order,
+                # recomputation and swap plan (a concatenation computed in
+                # place changes the ops whose working sets make it).
+                floor = floors.get(name)
+                if (floor is not None and "concat" not in label and
+                        function["planned_bytes"] < floor):
+                    fail("floor", label, pipeline,
+                         "@%s after %s: planned %d B below the input's "
+                         "floor %d B" % (name, stage,
+                                         function["planned_bytes"], floor))
 
     def cpu(self, text, entry):
         """The bit patterns of ``entry``'s results, or an error message."""

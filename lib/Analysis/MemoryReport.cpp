@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -62,6 +63,72 @@ std::string mlir::memsched::describeLocation(Location loc) {
   return "an unknown location";
 }
 
+/// The ops of `graph`'s function that cleanup erases: free of side
+/// effects, each result unused or read only by such ops.
+static llvm::SmallPtrSet<Operation *, 16>
+findErasableOps(const TensorGraph &graph) {
+  llvm::SmallPtrSet<Operation *, 16> dead;
+  if (graph.getProblem().numTasks() == 0)
+    return dead;
+  Block *body = graph.getOp(0)->getBlock();
+  for (Operation &op : llvm::reverse(*body)) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
+      continue;
+    if (llvm::all_of(op.getUsers(), [&](Operation *user) {
+          Operation *inBody = body->findAncestorOpInBlock(*user);
+          return inBody && dead.contains(inBody);
+        }))
+      dead.insert(&op);
+  }
+  return dead;
+}
+
+/// For each buffer, the returned buffers it may become the storage of
+/// through a chain of in-place writes (`pairs`: per task, a result and the
+/// input whose buffer it may take; the result takes the input's buffer, and
+/// so on back); past `kMaxRoots` any, marked in `anyRoot`.
+static std::vector<SmallVector<BufferId, 2>>
+findReturnedStorage(const Problem &problem, const std::vector<bool> &escaping,
+                    ArrayRef<SmallVector<std::pair<BufferId, BufferId>>> pairs,
+                    std::vector<char> &anyRoot) {
+  constexpr size_t kMaxRoots = 8;
+  std::vector<SmallVector<BufferId, 2>> roots(problem.numBuffers());
+  anyRoot.assign(problem.numBuffers(), 0);
+  std::vector<SmallVector<BufferId, 2>> inputsTaking(problem.numBuffers());
+  for (const auto &taskPairs : pairs)
+    for (auto [result, input] : taskPairs)
+      inputsTaking[result].push_back(input);
+  std::vector<BufferId> worklist;
+  for (size_t buffer = 0; buffer < problem.numBuffers(); ++buffer)
+    if (escaping[buffer] && !inputsTaking[buffer].empty()) {
+      roots[buffer].push_back(static_cast<BufferId>(buffer));
+      worklist.push_back(static_cast<BufferId>(buffer));
+    }
+  while (!worklist.empty()) {
+    BufferId result = worklist.back();
+    worklist.pop_back();
+    for (BufferId input : inputsTaking[result]) {
+      bool grew = false;
+      if (anyRoot[result] && !anyRoot[input]) {
+        anyRoot[input] = 1;
+        grew = true;
+      }
+      for (BufferId root : roots[result]) {
+        if (anyRoot[input] || llvm::is_contained(roots[input], root))
+          continue;
+        if (roots[input].size() == kMaxRoots)
+          anyRoot[input] = 1;
+        else
+          roots[input].push_back(root);
+        grew = true;
+      }
+      if (grew)
+        worklist.push_back(input);
+    }
+  }
+  return roots;
+}
+
 FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   const Problem &problem = graph.getProblem();
   std::vector<bool> escaping = problem.escapingBuffers();
@@ -73,6 +140,21 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
     return problem.buffer(buffer).kind == BufferKind::Transient ? buffer
                                                                 : kNoId;
   };
+  // Ops cleanup erases are in no plan after it: neither their working sets
+  // nor the constants only they read count.
+  llvm::SmallPtrSet<Operation *, 16> dead = findErasableOps(graph);
+  int64_t deadResidentBytes = 0;
+  llvm::SmallDenseSet<BufferId> residentSeen;
+  for (Operation *op : dead)
+    for (Value result : op->getResults()) {
+      ValueId id = graph.getValueId(result);
+      if (id == kNoId)
+        continue;
+      BufferId buffer = problem.value(id).buffer;
+      if (problem.buffer(buffer).kind == BufferKind::Resident &&
+          residentSeen.insert(buffer).second)
+        deadResidentBytes += problem.buffer(buffer).sizeBytes;
+    }
   // What memsched-inplace may do in some order (with recomputation, an
   // input read later can be read from a recomputed copy): an elementwise
   // result whose payload does not read its init may take the buffer of an
@@ -92,7 +174,8 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         BufferId buffer = bufferOf(input->get());
         if (buffer == kNoId || buffer == resultBuffer || escaping[buffer] ||
-            !mayWriteIntoInput(linalgOp, init, *input, bufferOf) ||
+            !mayWriteIntoInput(linalgOp, init, *input, bufferOf,
+                               /*allowRepeatedInput=*/true) ||
             !taken.insert(buffer).second)
           continue;
         pairs[task].push_back({resultBuffer, buffer});
@@ -100,15 +183,75 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
       }
     }
   }
+  // A chain of such writes can make an input the storage of a returned
+  // buffer, which the floor counts among the returned bytes already.
+  std::vector<char> anyRoot;
+  std::vector<SmallVector<BufferId, 2>> roots =
+      findReturnedStorage(problem, escaping, pairs, anyRoot);
   // Left out of each task's working set: the results that may share an
-  // input's buffer. Chains of such writes that end in a returned buffer are
-  // not followed (a known limit: a plan can then go below the floor).
+  // input's buffer, and as many of its buffers as may be returned buffers,
+  // one per returned buffer (a matching; a returned buffer the task uses
+  // only with the input it writes it into).
   std::vector<int64_t> placedElsewhere(problem.numTasks(), 0);
-  for (size_t task = 0; task < problem.numTasks(); ++task)
-    for (auto [result, input] : pairs[task])
-      if (!escaping[result])
-        placedElsewhere[task] += problem.buffer(result).sizeBytes;
-  return computeFootprintFloor(problem, &placedElsewhere);
+  for (size_t id = 0; id < problem.numTasks(); ++id) {
+    TaskId task = static_cast<TaskId>(id);
+    llvm::SmallDenseSet<BufferId> used;
+    SmallVector<BufferId> candidates;
+    for (BufferId buffer : problem.buffersUsedBy(task)) {
+      used.insert(buffer);
+      if (!escaping[buffer] &&
+          problem.buffer(buffer).kind == BufferKind::Transient &&
+          (anyRoot[buffer] || !roots[buffer].empty()))
+        candidates.push_back(buffer);
+    }
+    llvm::SmallDenseMap<BufferId, BufferId> matchOf; // root -> buffer
+    std::function<bool(BufferId, llvm::SmallDenseSet<BufferId> &)> augment =
+        [&](BufferId buffer, llvm::SmallDenseSet<BufferId> &seen) {
+          for (BufferId root : roots[buffer]) {
+            // A returned buffer the task uses is, while it runs, only the
+            // input the task writes it into.
+            if ((used.contains(root) &&
+                 !llvm::is_contained(pairs[id],
+                                     std::make_pair(root, buffer))) ||
+                !seen.insert(root).second)
+              continue;
+            auto it = matchOf.find(root);
+            if (it == matchOf.end() || augment(it->second, seen)) {
+              matchOf[root] = buffer;
+              return true;
+            }
+          }
+          return false;
+        };
+    llvm::SmallDenseSet<BufferId> placed;
+    for (BufferId buffer : candidates) {
+      llvm::SmallDenseSet<BufferId> seen;
+      if (anyRoot[buffer] || augment(buffer, seen))
+        placed.insert(buffer);
+    }
+    for (auto [root, buffer] : matchOf)
+      placed.insert(buffer);
+    for (BufferId buffer : placed)
+      placedElsewhere[id] += problem.buffer(buffer).sizeBytes;
+    // A pair is one buffer: the result, or the input where the result is
+    // a returned buffer's storage already.
+    for (auto [result, input] : pairs[id]) {
+      if (escaping[result])
+        continue;
+      BufferId shared = placed.contains(result) ? input : result;
+      if (placed.insert(shared).second)
+        placedElsewhere[id] += problem.buffer(shared).sizeBytes;
+    }
+    if (dead.contains(graph.getOp(task)))
+      placedElsewhere[id] = std::numeric_limits<int64_t>::max() / 4;
+    // What a body holds while its op runs, planning inside the body can
+    // lower (recomputation there): the floor does not bound it.
+    else if (isStructuredControlFlow(graph.getOp(task)))
+      placedElsewhere[id] += problem.task(task).workspaceBytes;
+  }
+  FootprintFloor floor = computeFootprintFloor(problem, &placedElsewhere);
+  floor.residentBytes -= deadResidentBytes;
+  return floor;
 }
 
 /// Plan entries the text report lists.

@@ -1397,7 +1397,7 @@ OpOperand *mlir::memsched::getTiedInit(OpResult result) {
 
 bool mlir::memsched::mayWriteIntoInput(
     Operation *op, OpOperand &init, OpOperand &input,
-    llvm::function_ref<int32_t(Value)> bufferOf) {
+    llvm::function_ref<int32_t(Value)> bufferOf, bool allowRepeatedInput) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
       linalgOp.getNumLoops() != linalgOp.getNumParallelLoops() ||
@@ -1412,6 +1412,9 @@ bool mlir::memsched::mayWriteIntoInput(
   // Another operand in the same buffer would make the write not
   // elementwise.
   return llvm::none_of(op->getOpOperands(), [&](OpOperand &other) {
+    if (allowRepeatedInput && other.get() == input.get() &&
+        linalgOp.getMatchingIndexingMap(&other).isIdentity())
+      return false;
     return &other != &input && &other != &init &&
            isa<ShapedType>(other.get().getType()) &&
            bufferOf(other.get()) == buffer;

@@ -71,9 +71,8 @@ func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // even with %a recomputed and %d, %f written in place into %c's buffer (the
 // returned one), %b is live beside it: 4 (resident) + 4 (arena) + 4
 // (returned) = 12 KiB is the smallest footprint.
-// No floor note: the floor (16 KiB) does not follow chains of in-place
-// writes into the returned buffer (%d, then %f, into %c's), which beat it
-// here, and a bound the plans beat is never stated.
+// The floor is that footprint: %d's working set is %b alone, since %d may
+// take %c's buffer and %f %d's, which makes %c's the returned buffer.
 #id = affine_map<(d0) -> (d0)>
 // GIVEN-BACK: remark: memsched-remat: planned memory 24.00 KiB -> 12.00 KiB within 12.00 KiB with remat
 // GIVEN-BACK: memsched.fit = {budget_bytes = 12288 : i64, chosen = "remat"
@@ -98,6 +97,7 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     linalg.yield %r : f32
   } -> tensor<1024xf32>
   %e3 = tensor.empty() : tensor<1024xf32>
+  // expected-note @below {{no plan goes below 12.00 KiB (12288 B): resident 4096 B + returned 4096 B + this op's working set, 4096 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%c, %b : tensor<1024xf32>, tensor<1024xf32>) outs(%e3 : tensor<1024xf32>) {
   ^bb0(%in: f32, %in2: f32, %out: f32):
     %r = arith.mulf %in, %in2 : f32
@@ -119,7 +119,9 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // (%c, then %d and %f in place): 4 (resident) + 8 (arena) + 4 (returned) =
 // 16 KiB is the smallest footprint, above the 12 KiB the recomputable chain
 // reaches; 14 KiB cannot be met. No remark for the call (no cost model, a
-// fence).
+// fence). The floor does not know what can be recomputed: it is the 12 KiB
+// of the chain above, at %d (%d and %c may be the returned buffer's storage;
+// %b stays beside them).
 #id = affine_map<(d0) -> (d0)>
 func.func private @produce(tensor<1024xf32>) -> tensor<1024xf32>
 // expected-error @below {{memsched-remat: cannot meet the budget of 14.00 KiB (14336 B) for '@f'; the smallest reachable footprint is 16.00 KiB (16384 B, inplace)}}
@@ -138,9 +140,7 @@ func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     linalg.yield %r : f32
   } -> tensor<1024xf32>
   %e3 = tensor.empty() : tensor<1024xf32>
-  // The floor: %d holds %c and %b (%d may take %c's buffer), beside the
-  // resident %x and the returned buffer; the plan reaches it.
-  // expected-note @below {{no plan goes below 16.00 KiB (16384 B): resident 4096 B + returned 4096 B + this op's working set, 8192 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
+  // expected-note @below {{no plan goes below 12.00 KiB (12288 B): resident 4096 B + returned 4096 B + this op's working set, 4096 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%c, %b : tensor<1024xf32>, tensor<1024xf32>) outs(%e3 : tensor<1024xf32>) {
   ^bb0(%in: f32, %in2: f32, %out: f32):
     %r = arith.mulf %in, %in2 : f32

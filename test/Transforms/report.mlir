@@ -19,10 +19,11 @@
 //   max live = 12288 (no workspace)
 //   planned = resident 4096 + arena 8192 (A and C, live together at the
 //             second exp) + escaping 4096 (B, returned) = 16384 (16.00 KiB)
-//   floor = resident 4096 + returned 4096 + the largest working set, 4096:
-//           the second exp needs A + C = 8192, but C may be written into A
-//           (an elementwise op of the same type), so 4096; the negf needs A
-//           (B is returned) = 12288. Writing C into A reaches it.
+//   floor = resident 4096 + returned 4096 + the largest working set, 0:
+//           A may become B's returned buffer (the negf writing into it), and
+//           C may take A's buffer, so each op alone may hold nothing beside
+//           the returned buffer = 8192, a bound below what one order
+//           reaches (12288: A cannot be both). The first exp is named.
 //   ops = 4 tasks (the linalg ops; the three tensor.empty are free ops)
 // Time (roofline max(flops / peak, bytes / bandwidth) + launch; the three
 // tensor.empty cost nothing):
@@ -38,8 +39,8 @@
 // TEXT-LABEL: memsched report for @diamond
 // TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
 // TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
-// TEXT-NEXT:    floor                  12.00 KiB  (12288 bytes = resident + returned + 4.00 KiB for 'linalg.exp' at {{.*}}report.mlir:[[#A:]]:8){{$}}
-// The peak is at the second exp (two lines below the first), where A, B
+// TEXT-NEXT:    floor                   8.00 KiB  (8192 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#A:]]:8){{$}}
+// The peak is at the second exp (four lines below the first), where A, B
 // (returned) and C are live, each named by the op writing it.
 // TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#A+4]]:8 ('linalg.exp'), largest live buffers:{{$}}
 // TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A]]:8 (linalg.exp){{$}}
@@ -66,10 +67,10 @@
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 4096,
 // JSON-NEXT:          "estimated_ops": 0,
-// JSON-NEXT:          "floor_bytes": 12288,
+// JSON-NEXT:          "floor_bytes": 8192,
 // JSON-NEXT:          "floor_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
 // JSON-NEXT:          "floor_op": "linalg.exp",
-// JSON-NEXT:          "floor_working_set_bytes": 4096,
+// JSON-NEXT:          "floor_working_set_bytes": 0,
 // JSON-NEXT:          "fragmentation": 1,
 // JSON-NEXT:          "lower_bound_bytes": 12288,
 // JSON-NEXT:          "max_live_bytes": 12288,

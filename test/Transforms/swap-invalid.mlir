@@ -32,12 +32,14 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 //--- working-set.mlir
 // resident %a = 64 B; %x = 64 B in the arena; %y = 64 B returned. The add
-// reads %x twice, so it cannot write in place: 64 + 64 + 64 = 192 B. The two
-// ops tie for the largest working set in the arena (%x); the first is named.
+// reads %x twice, and memsched-inplace does not write it in place: 64 + 64 +
+// 64 = 192 B is the smallest reachable. The floor allows that write (each
+// element is read before it is written), so %x may be the returned buffer:
+// 128 B, first reached at %x.
 // expected-error @below {{cannot meet the budget of 150 B (150 B) for '@f'; the smallest reachable footprint is 192 B (192 B, the function as it is)}}
 func.func @f(%a: tensor<16xf32>) -> tensor<16xf32> {
   %e0 = tensor.empty() : tensor<16xf32>
-  // expected-note @below {{no plan goes below 192 B (192 B): resident 64 B + returned 64 B + this op's working set, 64 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
+  // expected-note @below {{no plan goes below 128 B (128 B): resident 64 B + returned 64 B + this op's working set, 0 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %x = linalg.exp ins(%a : tensor<16xf32>) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
   %e1 = tensor.empty() : tensor<16xf32>
   %y = linalg.add ins(%x, %x : tensor<16xf32>, tensor<16xf32>) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
@@ -55,18 +57,20 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // computing %z, and its copy out (8 us of latency) cannot end before that op
 // starts: nothing the link allows helps. With %z and %r written in place into
 // %x's buffer (returned), %y and %w are in the arena together: 256 + 512 +
-// 256 = 1024 B is the smallest footprint; 1000 B cannot be met. It is the
-// floor: the add computing %z holds %x and %y (%z may take %x's buffer).
+// 256 = 1024 B is the smallest footprint; 1000 B cannot be met. The floor
+// is lower, 768 B: each op holds one buffer besides the returned one (%x,
+// which %z and %r may take), which %w made after %z would reach (no swap
+// plan reorders).
 // expected-error @below {{memsched-swap: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, inplace)}}
 func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
   %x = linalg.exp ins(%a : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
   %e1 = tensor.empty() : tensor<64xf32>
+  // expected-note @below {{no plan goes below 768 B (768 B): resident 256 B + returned 256 B + this op's working set, 256 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %y = linalg.exp ins(%a : tensor<64xf32>) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
   %e2 = tensor.empty() : tensor<64xf32>
   %w = linalg.exp ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   %e3 = tensor.empty() : tensor<64xf32>
-  // expected-note @below {{no plan goes below 1.00 KiB (1024 B): resident 256 B + returned 256 B + this op's working set, 512 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %z = linalg.add ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
@@ -79,19 +83,19 @@ func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
 // With %z, %w and the write of %v written in place into %x's buffer
 // (returned), %v and %y are in the arena together at %z: 16 + 32 + 16 = 64
 // KiB is the smallest footprint (48 KiB if %v could go to the host). No remark
-// for the ops without a cost model (the report counts them).
+// for the ops without a cost model (the report counts them). The floor is
+// 48 KiB: every op holds one 16 KiB buffer besides the returned one (%v
+// made after %z would reach it; no swap plan reorders).
 // expected-error @below {{memsched-swap: cannot meet the budget of 56.00 KiB (57344 B) for '@f'; the smallest reachable footprint is 64.00 KiB (65536 B, inplace)}}
 func.func @f(%s: f32, %a: tensor<4096xf32>) -> tensor<4096xf32> {
   %c0 = arith.constant 0 : index
+  // expected-note @below {{no plan goes below 48.00 KiB (49152 B): resident 16384 B + returned 16384 B + this op's working set, 16384 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %v = vector.broadcast %s : f32 to vector<4096xf32>
   %e0 = tensor.empty() : tensor<4096xf32>
   %x = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%a : tensor<4096xf32>) outs(%e0 : tensor<4096xf32>) -> tensor<4096xf32>
   %e1 = tensor.empty() : tensor<4096xf32>
   %y = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%x : tensor<4096xf32>) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
   %e2 = tensor.empty() : tensor<4096xf32>
-  // The floor: %z holds %x and %y (%z may take %x's buffer), beside the
-  // resident %a and the returned buffer; the plan reaches it.
-  // expected-note @below {{no plan goes below 64.00 KiB (65536 B): resident 16384 B + returned 16384 B + this op's working set, 32768 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %z = linalg.add {memsched.cost = 1.0e-3 : f64} ins(%x, %y : tensor<4096xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096xf32>) -> tensor<4096xf32>
   %e3 = tensor.empty() : tensor<4096xf32>
   %w = linalg.exp {memsched.cost = 1.0e-3 : f64} ins(%z : tensor<4096xf32>) outs(%e3 : tensor<4096xf32>) -> tensor<4096xf32>
@@ -108,17 +112,18 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 //--- fit-unreachable.mlir
-// The same function with recomputation disabled: swapping is the only lever.
+// The same function with recomputation disabled: swapping is the only lever
+// (memsched-fit plans this order only: reorder= is not given).
 // expected-error @below {{memsched-fit: cannot meet the budget of 1000 B (1000 B) for '@f'; the smallest reachable footprint is 1.00 KiB (1024 B, inplace)}}
 func.func @f(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e0 = tensor.empty() : tensor<64xf32>
   %x = linalg.exp ins(%a : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
   %e1 = tensor.empty() : tensor<64xf32>
+  // expected-note @below {{no plan goes below 768 B (768 B): resident 256 B + returned 256 B + this op's working set, 256 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %y = linalg.exp ins(%a : tensor<64xf32>) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
   %e2 = tensor.empty() : tensor<64xf32>
   %w = linalg.exp ins(%a : tensor<64xf32>) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
   %e3 = tensor.empty() : tensor<64xf32>
-  // expected-note @below {{no plan goes below 1.00 KiB (1024 B): resident 256 B + returned 256 B + this op's working set, 512 B (operands, results that cannot share an operand's buffer, workspace), which must be in device memory at once}}
   %z = linalg.add ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
   %e4 = tensor.empty() : tensor<64xf32>
   %r = linalg.add ins(%z, %w : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>

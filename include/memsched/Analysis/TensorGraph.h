@@ -167,9 +167,13 @@ Value getViewCandidateSource(Operation *op);
 /// has the result's type, and no other operand of the op is in the input's
 /// buffer (`bufferOf` gives a value's buffer id, or a negative id for none).
 /// memsched-inplace adds the order and ownership conditions; the floor of
-/// the report uses it as is.
+/// the report uses it with `allowRepeatedInput`: other operands holding
+/// the input itself through identity maps then do not count (each element
+/// is read before it is written; a bound must not exclude what a rewrite
+/// could do).
 bool mayWriteIntoInput(Operation *op, OpOperand &init, OpOperand &input,
-                       llvm::function_ref<int32_t(Value)> bufferOf);
+                       llvm::function_ref<int32_t(Value)> bufferOf,
+                       bool allowRepeatedInput = false);
 
 } // namespace mlir::memsched
 
