@@ -94,20 +94,20 @@ findReturnedStorage(const Problem &problem, const std::vector<bool> &escaping,
   constexpr size_t kMaxRoots = 8;
   std::vector<SmallVector<BufferId, 2>> roots(problem.numBuffers());
   anyRoot.assign(problem.numBuffers(), 0);
-  std::vector<SmallVector<BufferId, 2>> inputsTaking(problem.numBuffers());
+  std::vector<SmallVector<BufferId, 2>> takenInputs(problem.numBuffers());
   for (const auto &taskPairs : pairs)
     for (auto [result, input] : taskPairs)
-      inputsTaking[result].push_back(input);
+      takenInputs[result].push_back(input);
   std::vector<BufferId> worklist;
   for (size_t buffer = 0; buffer < problem.numBuffers(); ++buffer)
-    if (escaping[buffer] && !inputsTaking[buffer].empty()) {
+    if (escaping[buffer] && !takenInputs[buffer].empty()) {
       roots[buffer].push_back(static_cast<BufferId>(buffer));
       worklist.push_back(static_cast<BufferId>(buffer));
     }
   while (!worklist.empty()) {
     BufferId result = worklist.back();
     worklist.pop_back();
-    for (BufferId input : inputsTaking[result]) {
+    for (BufferId input : takenInputs[result]) {
       bool grew = false;
       if (anyRoot[result] && !anyRoot[input]) {
         anyRoot[input] = 1;

@@ -319,14 +319,8 @@ CanonicalSearch::search(const Part &part, int64_t offset, int32_t minRank) {
     return Status::Aborted;
   if ((++nodes & 255) == 0 && deadline.expired())
     return Status::LimitReached;
-  // The unplaced buffers that may come next, by (minimum offset, rank):
-  // those at or above the branch's (offset, rank) and below minHeight
-  // (placing one at or above it would leave a gap some unplaced buffer
-  // could drop into). Filtered before sorting: a part has many more. The
-  // keys do not change while this node iterates: every child restores the
-  // state.
-  // The children search the part's unplaced buffers only: the part's list
-  // shrinks along a branch instead of being rescanned whole at every node.
+  // The children search the part's unplaced buffers only, so that the
+  // list shrinks along a branch instead of being rescanned whole.
   Part remaining;
   remaining.sectionLo = part.sectionLo;
   remaining.sectionHi = part.sectionHi;
@@ -338,6 +332,11 @@ CanonicalSearch::search(const Part &part, int64_t offset, int32_t minRank) {
     }
   if (remaining.items.empty())
     return Status::Found;
+  // The buffers that may come next, by (minimum offset, rank): those at or
+  // above the branch's (offset, rank) and below minHeight (placing one at
+  // or above it would leave a gap some unplaced buffer could drop into),
+  // filtered before sorting. The keys do not change while this node
+  // iterates: every child restores the state.
   std::vector<int32_t> ordering;
   for (int32_t u : remaining.items) {
     int64_t at = minOffset[u];
