@@ -195,6 +195,10 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   std::vector<int64_t> placedElsewhere(problem.numTasks(), 0);
   for (size_t id = 0; id < problem.numTasks(); ++id) {
     TaskId task = static_cast<TaskId>(id);
+    if (dead.contains(graph.getOp(task))) {
+      placedElsewhere[id] = std::numeric_limits<int64_t>::max() / 4;
+      continue;
+    }
     llvm::SmallDenseSet<BufferId> used;
     SmallVector<BufferId> candidates;
     for (BufferId buffer : problem.buffersUsedBy(task)) {
@@ -223,14 +227,13 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
           }
           return false;
         };
+    // An augmenting path reassigns roots but never unmatches a buffer.
     llvm::SmallDenseSet<BufferId> placed;
     for (BufferId buffer : candidates) {
       llvm::SmallDenseSet<BufferId> seen;
       if (anyRoot[buffer] || augment(buffer, seen))
         placed.insert(buffer);
     }
-    for (auto [root, buffer] : matchOf)
-      placed.insert(buffer);
     for (BufferId buffer : placed)
       placedElsewhere[id] += problem.buffer(buffer).sizeBytes;
     // A pair is one buffer: the result, or the input where the result is
@@ -242,11 +245,9 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
       if (placed.insert(shared).second)
         placedElsewhere[id] += problem.buffer(shared).sizeBytes;
     }
-    if (dead.contains(graph.getOp(task)))
-      placedElsewhere[id] = std::numeric_limits<int64_t>::max() / 4;
     // What a body holds while its op runs, planning inside the body can
     // lower (recomputation there): the floor does not bound it.
-    else if (isStructuredControlFlow(graph.getOp(task)))
+    if (isStructuredControlFlow(graph.getOp(task)))
       placedElsewhere[id] += problem.task(task).workspaceBytes;
   }
   FootprintFloor floor = computeFootprintFloor(problem, &placedElsewhere);
