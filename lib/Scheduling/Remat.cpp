@@ -13,6 +13,7 @@
 #include "memsched/Scheduling/Remat.h"
 #include "Deadline.h"
 #include "RematIlp.h"
+#include "RematRotor.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 
 #include <algorithm>
@@ -1518,6 +1519,15 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         exact->plan.algorithm = "exhaustive";
         consider(std::move(exact->plan));
       }
+      // Rotor's nested segments where the problem is a chain.
+      if (!options.singleRecompute && options.rotorMaxStages > 0 &&
+          options.rotorMaxStages <= kMaxRotorStages)
+        if (std::optional<RematPlan> rotor = detail::planRematByRotor(
+                problem, budget, options.rotorMaxStages,
+                options.rotorMemorySlots, options.escapingWhole)) {
+          smallest = std::min(smallest, rotor->peakTransientAfter);
+          consider(std::move(rotor));
+        }
       // Checkmate's schedule space, exactly, where the problem is small and
       // of its shape.
       if (!options.singleRecompute && options.ilpMaxTasks > 0 &&

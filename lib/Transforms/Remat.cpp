@@ -45,9 +45,12 @@ void RematPass::runOnOperation() {
     emitError(func.getLoc()) << "memsched-remat: " << error;
     return signalPassFailure();
   }
-  if (timeLimitMs < 0 || segments < 0 || ilpMaxTasks < 0) {
-    emitError(func.getLoc()) << "memsched-remat: time-limit-ms, segments and "
-                                "ilp-max-tasks must not be negative";
+  if (timeLimitMs < 0 || segments < 0 || ilpMaxTasks < 0 ||
+      rotorMaxStages < 0 || rotorMaxStages > scheduling::kMaxRotorStages) {
+    emitError(func.getLoc())
+        << "memsched-remat: time-limit-ms, segments and ilp-max-tasks must "
+           "not be negative, and rotor-max-stages must be in [0, "
+        << scheduling::kMaxRotorStages << "]";
     return signalPassFailure();
   }
   FailureOr<DeviceSpec> spec =
@@ -70,6 +73,7 @@ void RematPass::runOnOperation() {
   config.remat.singleRecompute = recomputeOnce;
   config.remat.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   config.remat.ilpMaxTasks = ilpMaxTasks;
+  config.remat.rotorMaxStages = static_cast<int32_t>(rotorMaxStages);
   if (failed(runBudgetPlanning(func, CostModel(*spec), config)))
     signalPassFailure();
 }

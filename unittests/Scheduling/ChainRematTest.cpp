@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Oracles/ChainRemat.h"
+#include "memsched/Scheduling/ChainRemat.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Oracles/Revolve.h"
 #include "memsched/Scheduling/SplitMix64.h"

@@ -31,9 +31,10 @@
 //    count along the same path, the last one not recomputed);
 //  - `auto`: the cheapest of greedy and chen that meets the budget, of
 //    every drop set where the plan space is small enough to search whole,
-//    and, optionally, on small problems without in-place chains, of
-//    Checkmate's ILP, whose schedule space recomputes any value at any
-//    point (RematIlp.h).
+//    of Rotor's dynamic program where the problem reads as a chain of
+//    stages (RematRotor.h), and, optionally, on small problems without
+//    in-place chains, of Checkmate's ILP, whose schedule space recomputes
+//    any value at any point (RematIlp.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,10 @@
 namespace mlir {
 namespace memsched {
 namespace scheduling {
+
+/// The largest RematOptions::rotorMaxStages: the program's table grows with
+/// the square of the stages times the slots.
+constexpr int32_t kMaxRotorStages = 256;
 
 /// How memsched-remat chooses the buffers to recompute.
 enum class RematAlgorithm { Auto, Greedy, Chen, Sequential };
@@ -105,6 +110,15 @@ struct RematOptions {
   /// 24-task DAGs, whatever the node limit. Where it binds, the ILP's
   /// candidate (and so auto's plan) can differ between runs.
   double ilpTimeLimitSeconds = 2.0;
+  /// `auto` also reads problems of one node per task as a chain of stages
+  /// of at most this many stages (adjacent ones merged beyond it) and adds
+  /// the plan of Rotor's dynamic program on that chain as a candidate
+  /// (RematRotor.h); 0 turns the phase off. Its time grows with the cube
+  /// of the stages.
+  int32_t rotorMaxStages = 128;
+  /// Memory slots of that program at the budget (its time grows linearly
+  /// with them).
+  int64_t rotorMemorySlots = 1000;
   /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
   /// `sequential` and a search over counts for `chen`.
   int64_t segments = 0;

@@ -166,8 +166,9 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
     naming the smallest budget the algorithm reached and leaves the IR
     unchanged. `algorithm=` picks how buffers are chosen: `auto` (default:
     the cheapest of greedy, chen and chen refined by the greedy, of every
-    drop set where they are few, and with `ilp-max-tasks=` of Checkmate's
-    ILP on small functions), `greedy` (recompute time per byte freed
+    drop set where they are few, of Rotor's dynamic program where the
+    function reads as a chain of stages (`rotor-max-stages=`), and with
+    `ilp-max-tasks=` of Checkmate's ILP on small functions), `greedy` (recompute time per byte freed
     at the peak, then un-drop what is not needed), `chen` (sqrt(n)
     segments, best segment count) or `sequential` (PyTorch's
     checkpoint_sequential split; `segments=` sets the count).
@@ -214,6 +215,10 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "solve) on functions of at most this many tasks without "
            "in-place chains: any value recomputed at any point, as often "
            "as it pays (0: off)">,
+    Option<"rotorMaxStages", "rotor-max-stages", "int64_t", "128",
+           "auto also reads functions without in-place chains as a chain "
+           "of at most this many stages (merging adjacent ones beyond it) "
+           "and plans it with Rotor's dynamic program (0: off)">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (op times decide what is cheap to "
            "recompute)">,

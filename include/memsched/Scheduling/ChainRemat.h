@@ -225,6 +225,36 @@ std::optional<RotorSolution> solveRotor(const Chain &chain, int64_t memoryLimit,
                                         const RotorOptions &options = {},
                                         std::string *error = nullptr);
 
+/// Rotor's tables for one chain, built once for every memory limit up to a
+/// largest one: the program's columns are the budgets, so the optimal
+/// schedule of any smaller limit is rebuilt from them without solving again
+/// (the slot size is then fixed by the largest limit, or given).
+class RotorTable {
+public:
+  /// The tables for limits up to \p maxMemoryLimit, with the slots of
+  /// \p options counted against it; std::nullopt with \p error as for
+  /// solveRotor().
+  static std::optional<RotorTable> build(const Chain &chain,
+                                         int64_t maxMemoryLimit,
+                                         const RotorOptions &options = {},
+                                         std::string *error = nullptr);
+  /// The optimal schedule under \p memoryLimit (limits above the largest
+  /// one are cut to it).
+  RotorSolution solve(int64_t memoryLimit) const;
+
+private:
+  double *row(int32_t a, int32_t b);
+  const double *row(int32_t a, int32_t b) const;
+
+  /// The chain in slots.
+  Chain slots;
+  int64_t slotBytes = 1;
+  /// Columns per segment (budgets 0..width - 1 in slots); 0 when even the
+  /// largest limit leaves no room after the input.
+  size_t width = 0;
+  std::vector<double> opt;
+};
+
 /// The least memory limit, in bytes, for which the dynamic program (without
 /// rounding, i.e. with 1-byte slots) finds a schedule; the same recursion as
 /// solveRotor() on the least feasible budget instead of the time. O(L^3).

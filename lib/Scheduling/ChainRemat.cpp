@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Oracles/ChainRemat.h"
+#include "memsched/Scheduling/ChainRemat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -381,11 +381,11 @@ std::optional<ChainReplay> mlir::memsched::scheduling::simulateChain(
   return replay;
 }
 
-std::optional<RotorSolution>
-mlir::memsched::scheduling::solveRotor(const Chain &chain, int64_t memoryLimit,
-                                       const RotorOptions &options,
-                                       std::string *error) {
-  auto fail = [&](std::string message) -> std::optional<RotorSolution> {
+std::optional<RotorTable> RotorTable::build(const Chain &chain,
+                                            int64_t maxMemoryLimit,
+                                            const RotorOptions &options,
+                                            std::string *error) {
+  auto fail = [&](std::string message) -> std::optional<RotorTable> {
     if (error)
       *error = std::move(message);
     return std::nullopt;
@@ -393,30 +393,30 @@ mlir::memsched::scheduling::solveRotor(const Chain &chain, int64_t memoryLimit,
   std::string why;
   if (!chain.verify(&why))
     return fail("invalid chain: " + why);
-  if (memoryLimit < 0)
+  if (maxMemoryLimit < 0)
     return fail("the memory limit must be non-negative");
   if (options.slotBytes < 0 ||
       (options.slotBytes == 0 && options.memorySlots < 1))
     return fail("the slot size must be positive, or the slot count at least 1");
 
-  RotorSolution solution;
-  solution.slotBytes =
+  RotorTable table;
+  table.slotBytes =
       options.slotBytes > 0
           ? options.slotBytes
-          : std::max<int64_t>(1, ceilDiv(memoryLimit, options.memorySlots));
+          : std::max<int64_t>(1, ceilDiv(maxMemoryLimit, options.memorySlots));
   // From here on every size is in slots.
-  Chain slots = roundToSlots(chain, solution.slotBytes);
-  solution.budgetSlots = memoryLimit / solution.slotBytes - slots.inputBytes;
-  if (solution.budgetSlots < 0)
-    return solution;
+  table.slots = roundToSlots(chain, table.slotBytes);
+  const Chain &slots = table.slots;
+  int64_t maxBudget = maxMemoryLimit / table.slotBytes - slots.inputBytes;
+  if (maxBudget < 0)
+    return table;
   // Storing everything is optimal (no operation runs twice) once it fits, so
   // budgets beyond its peak need no columns of their own.
   std::optional<ChainReplay> storeAll =
       simulateChain(slots, storeAllSchedule(slots), kUnlimitedMemory, &why);
   if (!storeAll)
     return fail("internal error: storing everything fails: " + why);
-  int64_t budget =
-      std::min(solution.budgetSlots, storeAll->peakBytes - slots.inputBytes);
+  int64_t budget = std::min(maxBudget, storeAll->peakBytes - slots.inputBytes);
 
   const int32_t length = chain.length();
   const size_t width = static_cast<size_t>(budget) + 1;
@@ -425,14 +425,13 @@ mlir::memsched::scheduling::solveRotor(const Chain &chain, int64_t memoryLimit,
     return fail("the dynamic program would need " +
                 std::to_string(segments * width) +
                 " table entries (at most 2^28); use fewer memory slots");
+  table.width = width;
   // opt[segment * width + m] = Opt(a, b, m), infinity when infeasible. No
   // table of choices: the schedule is rebuilt by re-evaluating the options
   // of the few segments it visits, which keeps the inner loops plain minima
   // that vectorize, and halves the memory.
-  std::vector<double> opt(segments * width, kInfinity);
-  auto row = [&](int32_t a, int32_t b) {
-    return &opt[segmentIndex(length, a, b) * width];
-  };
+  table.opt.assign(segments * width, kInfinity);
+  auto row = [&](int32_t a, int32_t b) { return table.row(a, b); };
   const int64_t columns = static_cast<int64_t>(width);
 
   // Opt(a, b, .) needs Opt(j, b, .) for a < j < b and Opt(a, j, .) for
@@ -473,6 +472,27 @@ mlir::memsched::scheduling::solveRotor(const Chain &chain, int64_t memoryLimit,
     }
   }
 
+  return table;
+}
+
+double *RotorTable::row(int32_t a, int32_t b) {
+  return &opt[segmentIndex(slots.length(), a, b) * width];
+}
+
+const double *RotorTable::row(int32_t a, int32_t b) const {
+  return &opt[segmentIndex(slots.length(), a, b) * width];
+}
+
+RotorSolution RotorTable::solve(int64_t memoryLimit) const {
+  RotorSolution solution;
+  solution.slotBytes = slotBytes;
+  solution.budgetSlots = memoryLimit / slotBytes - slots.inputBytes;
+  if (solution.budgetSlots < 0 || width == 0)
+    return solution;
+  // Columns end at the largest limit, or where storing everything fits.
+  const int64_t budget =
+      std::min(solution.budgetSlots, static_cast<int64_t>(width) - 1);
+  const int32_t length = slots.length();
   solution.time = row(0, length)[budget];
   solution.feasible = solution.time < kInfinity;
   if (!solution.feasible)
@@ -540,6 +560,17 @@ mlir::memsched::scheduling::solveRotor(const Chain &chain, int64_t memoryLimit,
     push(ChainOpKind::ForwardCheckpoint, a + 1);
   }
   return solution;
+}
+
+std::optional<RotorSolution>
+mlir::memsched::scheduling::solveRotor(const Chain &chain, int64_t memoryLimit,
+                                       const RotorOptions &options,
+                                       std::string *error) {
+  std::optional<RotorTable> table =
+      RotorTable::build(chain, memoryLimit, options, error);
+  if (!table)
+    return std::nullopt;
+  return table->solve(memoryLimit);
 }
 
 std::optional<int64_t>

@@ -1,0 +1,646 @@
+//===- RematRotor.cpp - Rotor's chain program as a plan of memsched-remat -===//
+//
+// Part of the memsched project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RematRotor.h"
+
+#include "RematIlp.h"
+#include "SetError.h"
+#include "memsched/Scheduling/MemorySimulator.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+using namespace mlir::memsched::scheduling;
+using mlir::memsched::scheduling::detail::setError;
+
+namespace {
+
+/// The transient buffers each task defines and, per buffer, its size and
+/// the last task that reads it.
+struct DefinedBuffers {
+  struct Entry {
+    BufferId buffer = kNoId;
+    int64_t sizeBytes = 0;
+    TaskId lastReader = kNoId;
+    /// The last reader at or before the end of the forward part.
+    TaskId lastForwardReader = kNoId;
+  };
+  std::vector<std::vector<Entry>> ofTask;
+  /// Per buffer: its first writer and index in that task's entries.
+  std::vector<std::pair<TaskId, int32_t>> where;
+
+  /// The entry of \p buffer, or nullptr for buffers no task defines.
+  const Entry *find(BufferId buffer) const {
+    auto [task, index] = where[buffer];
+    return task == kNoId ? nullptr : &ofTask[task][index];
+  }
+};
+
+DefinedBuffers getDefinedBuffers(const Problem &problem, TaskId forwardEnd) {
+  DefinedBuffers defined;
+  defined.ofTask.resize(problem.numTasks());
+  // Each buffer is counted at its first writer (an in-place chain's start).
+  std::vector<TaskId> firstDefiner(problem.numBuffers(), kNoId);
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    if (value.definedBy != kNoId &&
+        problem.buffer(value.buffer).kind == BufferKind::Transient &&
+        (firstDefiner[value.buffer] == kNoId ||
+         value.definedBy < firstDefiner[value.buffer]))
+      firstDefiner[value.buffer] = value.definedBy;
+  }
+  defined.where.assign(problem.numBuffers(), {kNoId, -1});
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    TaskId task = firstDefiner[value.buffer];
+    if (value.definedBy == kNoId || task == kNoId)
+      continue;
+    std::vector<DefinedBuffers::Entry> &entries = defined.ofTask[task];
+    int32_t &index = defined.where[value.buffer].second;
+    if (index < 0) {
+      defined.where[value.buffer].first = task;
+      index = static_cast<int32_t>(entries.size());
+      entries.push_back(
+          {value.buffer, problem.buffer(value.buffer).sizeBytes, task, kNoId});
+    }
+    DefinedBuffers::Entry &entry = entries[index];
+    for (TaskId reader : value.consumers) {
+      if (reader <= value.definedBy)
+        continue;
+      entry.lastReader = std::max(entry.lastReader, reader);
+      if (reader <= forwardEnd)
+        entry.lastForwardReader = std::max(entry.lastForwardReader, reader);
+    }
+  }
+  return defined;
+}
+
+/// The tasks as nodes: the tasks whose values each reads (in-place chains
+/// included), the bytes of the buffers it starts, and whether it must not
+/// be recomputed (side effects, resident or escaping buffers written).
+/// std::nullopt when a task reads a value defined after it.
+std::optional<RematGraph> getChainGraph(const Problem &problem) {
+  size_t numTasks = problem.numTasks();
+  RematGraph graph;
+  graph.nodes.resize(numTasks);
+  std::vector<bool> escaping = problem.escapingBuffers();
+  for (size_t t = 0; t < numTasks; ++t) {
+    graph.nodes[t].name = problem.task(static_cast<TaskId>(t)).name;
+    graph.nodes[t].duration = problem.task(static_cast<TaskId>(t)).duration;
+    graph.nodes[t].keepToEnd = problem.task(static_cast<TaskId>(t)).isFence;
+  }
+  DefinedBuffers defined = getDefinedBuffers(problem, kNoId);
+  for (size_t t = 0; t < numTasks; ++t)
+    for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
+      graph.nodes[t].sizeBytes += entry.sizeBytes;
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    TaskId task = value.definedBy;
+    if (task == kNoId)
+      continue;
+    const Buffer &buffer = problem.buffer(value.buffer);
+    if (buffer.kind != BufferKind::Transient || escaping[value.buffer])
+      graph.nodes[task].keepToEnd = true;
+    if (buffer.kind != BufferKind::Transient)
+      continue;
+    for (TaskId reader : value.consumers) {
+      if (reader == task)
+        continue;
+      if (reader < task)
+        return std::nullopt;
+      graph.nodes[reader].inputs.push_back(task);
+    }
+  }
+  for (RematNode &node : graph.nodes) {
+    std::sort(node.inputs.begin(), node.inputs.end());
+    node.inputs.erase(std::unique(node.inputs.begin(), node.inputs.end()),
+                      node.inputs.end());
+  }
+  return graph;
+}
+
+/// Where the live bytes of buffers no escaping result holds peak in program
+/// order: the last task of the forward part of a training step.
+TaskId findForwardEnd(const Problem &problem, const RematGraph &graph) {
+  size_t numTasks = graph.nodes.size();
+  DefinedBuffers defined = getDefinedBuffers(problem, kNoId);
+  std::vector<int64_t> change(numTasks + 1, 0);
+  for (size_t t = 0; t < numTasks; ++t) {
+    if (graph.nodes[t].keepToEnd)
+      continue;
+    for (const DefinedBuffers::Entry &entry : defined.ofTask[t]) {
+      // Live after task t until after its last reader.
+      if (entry.lastReader <= static_cast<TaskId>(t))
+        continue;
+      change[t] += entry.sizeBytes;
+      change[entry.lastReader] -= entry.sizeBytes;
+    }
+  }
+  int64_t live = 0, peak = -1;
+  TaskId end = 0;
+  for (size_t t = 0; t < numTasks; ++t) {
+    live += change[t];
+    if (live > peak) {
+      peak = live;
+      end = static_cast<TaskId>(t);
+    }
+  }
+  return end;
+}
+
+} // namespace
+
+std::optional<detail::TaskChain> detail::findTaskChain(const Problem &problem,
+                                                       int32_t maxStages,
+                                                       std::string *reason) {
+  auto fail = [&](std::string message) -> std::optional<TaskChain> {
+    setError(reason, std::move(message));
+    return std::nullopt;
+  };
+  std::optional<RematGraph> chainGraph = getChainGraph(problem);
+  if (!chainGraph)
+    return fail("a task reads a value defined after it");
+  const RematGraph &graph = *chainGraph;
+  const std::vector<RematNode> &nodes = graph.nodes;
+  int32_t numTasks = static_cast<int32_t>(nodes.size());
+  if (numTasks < 4 || maxStages < 2)
+    return fail("too few tasks");
+  std::vector<std::vector<TaskId>> readers(numTasks);
+  for (TaskId t = 0; t < numTasks; ++t)
+    for (NodeId input : nodes[t].inputs)
+      readers[input].push_back(t);
+
+  // Positions inside an in-place chain (between two writers of one buffer)
+  // are no stage end: a recomputed writer needs its chain's earlier ones.
+  std::vector<int32_t> insideChain(numTasks + 1, 0);
+  std::vector<char> startsInPlaceChain(numTasks, 0);
+  {
+    std::vector<TaskId> firstWriter(problem.numBuffers(), kNoId),
+        lastWriter(problem.numBuffers(), kNoId);
+    for (size_t v = 0; v < problem.numValues(); ++v) {
+      const Value &value = problem.value(static_cast<ValueId>(v));
+      if (value.definedBy == kNoId)
+        continue;
+      TaskId &first = firstWriter[value.buffer];
+      first =
+          first == kNoId ? value.definedBy : std::min(first, value.definedBy);
+      lastWriter[value.buffer] =
+          std::max(lastWriter[value.buffer], value.definedBy);
+    }
+    for (size_t b = 0; b < problem.numBuffers(); ++b)
+      if (firstWriter[b] != kNoId && firstWriter[b] < lastWriter[b]) {
+        ++insideChain[firstWriter[b] + 1];
+        --insideChain[lastWriter[b] + 1];
+        startsInPlaceChain[firstWriter[b]] = 1;
+      }
+    for (int32_t p = 1; p <= numTasks; ++p)
+      insideChain[p] += insideChain[p - 1];
+  }
+
+  // The forward part's stages if it ends at task `end`.
+  struct Cuts {
+    /// Forward tasks that recomputation may run: not kept, and not a source
+    /// only the backward part reads (a gradient seed, a constant), which is
+    /// outside the chain.
+    std::vector<char> member;
+    std::vector<TaskId> lastForwardReader;
+    /// (end position, output task or kNoId) of each stage but the last.
+    std::vector<std::pair<TaskId, TaskId>> cuts;
+  };
+  auto findCuts = [&](TaskId end, bool sourcesInChain) {
+    Cuts found;
+    found.member.assign(numTasks, 0);
+    found.lastForwardReader.assign(numTasks, kNoId);
+    for (TaskId t = 0; t <= end; ++t) {
+      for (TaskId reader : readers[t])
+        if (reader <= end)
+          found.lastForwardReader[t] = reader;
+      // A source starting an in-place chain (a fill a reduction
+      // accumulates into) is recomputed with the chain's other writers.
+      bool source = nodes[t].inputs.empty() && !startsInPlaceChain[t];
+      found.member[t] =
+          !nodes[t].keepToEnd &&
+                  (!source ||
+                   (sourcesInChain && found.lastForwardReader[t] != kNoId))
+              ? 1
+              : 0;
+    }
+    // Stage ends: positions p (between tasks p - 1 and p) that at most one
+    // member task before p crosses with a read of the forward part at or
+    // after p. A running sum of the crossing tasks' ids names the one.
+    std::vector<int32_t> crossingCount(end + 2, 0);
+    std::vector<int64_t> crossingIds(end + 2, 0);
+    for (TaskId t = 0; t <= end; ++t)
+      if (TaskId last = found.lastForwardReader[t];
+          found.member[t] && last != kNoId) {
+        ++crossingCount[t + 1];
+        --crossingCount[last + 1];
+        crossingIds[t + 1] += t;
+        crossingIds[last + 1] -= t;
+      }
+    int32_t count = 0;
+    int64_t ids = 0;
+    TaskId stageBegin = 0, lastMember = kNoId;
+    for (TaskId p = 1; p <= end; ++p) {
+      count += crossingCount[p];
+      ids += crossingIds[p];
+      if (found.member[p - 1])
+        lastMember = p - 1;
+      if (count > 1 || lastMember < stageBegin || insideChain[p] > 0)
+        continue;
+      TaskId output = count == 1 ? static_cast<TaskId>(ids) : kNoId;
+      if (output != kNoId && output < stageBegin)
+        continue;
+      found.cuts.push_back({p, output});
+      stageBegin = p;
+    }
+    return found;
+  };
+  // The live bytes peak at the end of the forward part or a few backward
+  // tasks later (where a gradient outweighs what its task frees): the end
+  // with the most stages among the last positions up to the peak.
+  // Sources the forward part reads (a first layer on the input, a mask
+  // all blocks read) are in the chain or kept outside it, whichever gives
+  // more stages: a source many stages read would cross every cut.
+  constexpr TaskId kEndCandidates = 16;
+  TaskId peakAt = findForwardEnd(problem, graph);
+  TaskId forwardEnd = peakAt;
+  Cuts chosen = findCuts(peakAt, /*sourcesInChain=*/true);
+  for (TaskId end = peakAt; end >= std::max(0, peakAt - kEndCandidates); --end)
+    for (bool sourcesInChain : {true, false})
+      if (Cuts found = findCuts(end, sourcesInChain);
+          found.cuts.size() > chosen.cuts.size()) {
+        chosen = std::move(found);
+        forwardEnd = end;
+      }
+  DefinedBuffers defined = getDefinedBuffers(problem, forwardEnd);
+  const std::vector<char> &member = chosen.member;
+  const std::vector<TaskId> &lastForwardReader = chosen.lastForwardReader;
+  std::vector<std::pair<TaskId, TaskId>> &cuts = chosen.cuts;
+  // Adjacent stages merged, evenly, down to maxStages.
+  if (static_cast<int32_t>(cuts.size()) + 1 > maxStages) {
+    std::vector<std::pair<TaskId, TaskId>> kept;
+    size_t stride = (cuts.size() + maxStages - 2) / (maxStages - 1);
+    for (size_t i = stride - 1; i < cuts.size(); i += stride)
+      kept.push_back(cuts[i]);
+    cuts = std::move(kept);
+  }
+  int32_t length = static_cast<int32_t>(cuts.size()) + 1;
+  if (length < 2)
+    return fail("the forward part has no single-value cut");
+
+  // Stage of every forward task (1-based), and each stage's bounds.
+  std::vector<int32_t> stageOf(numTasks, 0);
+  std::vector<TaskId> begin(length + 1), output(length + 1, kNoId);
+  begin[1] = 0;
+  for (int32_t l = 1; l < length; ++l) {
+    begin[l + 1] = cuts[l - 1].first;
+    output[l] = cuts[l - 1].second;
+  }
+  std::vector<TaskId> end(length + 1);
+  for (int32_t l = 1; l <= length; ++l) {
+    end[l] = l < length ? begin[l + 1] : forwardEnd + 1;
+    for (TaskId t = begin[l]; t < end[l]; ++t)
+      stageOf[t] = member[t] ? l : 0;
+  }
+
+  // The transient buffers each task writes or defines a value in.
+  std::vector<std::vector<BufferId>> buffersWrittenBy(numTasks);
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    if (value.definedBy == kNoId ||
+        problem.buffer(value.buffer).kind != BufferKind::Transient)
+      continue;
+    std::vector<BufferId> &list = buffersWrittenBy[value.definedBy];
+    if (std::find(list.begin(), list.end(), value.buffer) == list.end())
+      list.push_back(value.buffer);
+  }
+  // Backward tasks that read a buffer of a stage's output task that the
+  // next stages do not (a saved value of that stage, not x^l).
+  std::set<std::pair<TaskId, TaskId>> readsSavedOfOutput;
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    TaskId task = value.definedBy;
+    if (task == kNoId || task > forwardEnd || stageOf[task] == 0 ||
+        output[stageOf[task]] != task)
+      continue;
+    const DefinedBuffers::Entry *entry = defined.find(value.buffer);
+    if (entry && entry->lastForwardReader < end[stageOf[task]])
+      for (TaskId reader : value.consumers)
+        if (reader > forwardEnd)
+          readsSavedOfOutput.insert({reader, task});
+  }
+  // Backward tasks: the earliest stage whose saved values they read, the
+  // stages never increasing in program order. A stage's output x^l is read
+  // by the backward of the next stage and its own: a task reading only x^l
+  // of stage l belongs to stage l + 1, but for x^l's last reader.
+  std::vector<TaskId> lastBackwardReader(numTasks, kNoId);
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
+    for (NodeId input : nodes[t].inputs)
+      if (input <= forwardEnd)
+        lastBackwardReader[input] = t;
+  std::vector<int32_t> backwardStage(numTasks, 0);
+  int32_t current = length;
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
+    for (NodeId input : nodes[t].inputs) {
+      int32_t k = input <= forwardEnd ? stageOf[input] : 0;
+      if (k == 0)
+        continue;
+      bool onlyOutput = input == output[k] && lastBackwardReader[input] != t &&
+                        !readsSavedOfOutput.count({t, input});
+      current = std::min(current, onlyOutput ? k + 1 : k);
+    }
+    backwardStage[t] = current;
+  }
+
+  TaskChain result;
+  Chain &chain = result.chain;
+  chain.stages.resize(length);
+  result.outputTasks.resize(length);
+  result.savedTasks.resize(length);
+  result.backwardStart.assign(length, numTasks);
+  for (TaskId t = numTasks - 1; t > forwardEnd; --t)
+    for (int32_t l = backwardStage[t]; l <= length; ++l)
+      result.backwardStart[l - 1] = t;
+
+  // The stage's tasks the given ones depend on, in program order.
+  auto ancestorsInStage = [&](int32_t l, const std::vector<char> &wanted) {
+    std::vector<char> needed(wanted);
+    for (TaskId t = end[l] - 1; t >= begin[l]; --t) {
+      if (!needed[t - begin[l]])
+        continue;
+      for (NodeId input : nodes[t].inputs)
+        if (input >= begin[l] && stageOf[input] == l)
+          needed[input - begin[l]] = 1;
+    }
+    std::vector<TaskId> tasks;
+    for (TaskId t = begin[l]; t < end[l]; ++t)
+      if (needed[t - begin[l]] && stageOf[t] == l)
+        tasks.push_back(t);
+    return tasks;
+  };
+  for (int32_t l = 1; l <= length; ++l) {
+    ChainStage &stage = chain.stages[l - 1];
+    stage.name = problem.task(begin[l]).name;
+    int32_t size = end[l] - begin[l];
+    std::vector<char> outputWanted(size, 0), savedWanted(size, 0);
+    // x^l: the output's buffers the next stages read (counted where the
+    // stage starts them: an in-place chain's first writer); xbar^l adds
+    // those of the stage the backward part reads.
+    std::vector<BufferId> outputBuffers;
+    if (TaskId out = output[l]; out != kNoId) {
+      outputWanted[out - begin[l]] = savedWanted[out - begin[l]] = 1;
+      outputBuffers = buffersWrittenBy[out];
+    }
+    std::vector<char> kept(size, 0);
+    int64_t rest = 0;
+    for (TaskId t = begin[l]; t < end[l]; ++t) {
+      if (stageOf[t] != l)
+        continue;
+      for (const DefinedBuffers::Entry &entry : defined.ofTask[t]) {
+        bool forwardLater = entry.lastForwardReader >= end[l];
+        bool backward = entry.lastReader > forwardEnd;
+        bool isOutput = forwardLater &&
+                        std::find(outputBuffers.begin(), outputBuffers.end(),
+                                  entry.buffer) != outputBuffers.end();
+        if (isOutput) {
+          stage.outputBytes += entry.sizeBytes;
+        } else if (backward) {
+          rest += entry.sizeBytes;
+          savedWanted[t - begin[l]] = 1;
+        }
+        if (backward || forwardLater)
+          kept[t - begin[l]] = 1;
+      }
+    }
+    stage.savedBytes = stage.outputBytes + rest;
+    result.outputTasks[l - 1] = ancestorsInStage(l, outputWanted);
+    result.savedTasks[l - 1] = ancestorsInStage(l, savedWanted);
+    for (TaskId t : result.savedTasks[l - 1])
+      stage.forwardTime += nodes[t].duration;
+    // The stage run alone, saving everything: its peak beyond xbar^l.
+    int64_t live = 0, peak = 0;
+    for (TaskId t = begin[l]; t < end[l]; ++t) {
+      if (stageOf[t] != l)
+        continue;
+      live += nodes[t].sizeBytes;
+      peak = std::max(peak, live + problem.task(t).workspaceBytes);
+      for (NodeId input : nodes[t].inputs)
+        if (input >= begin[l] && stageOf[input] == l &&
+            !kept[input - begin[l]] && lastForwardReader[input] == t)
+          live -= nodes[input].sizeBytes;
+    }
+    stage.forwardOverhead = std::max<int64_t>(0, peak - stage.savedBytes);
+  }
+  // Backward stages: times, the gradient each passes on (the bytes of its
+  // tasks an earlier stage reads) and, as overhead, the peak of the rest of
+  // what its tasks make (the stage's tasks are contiguous).
+  std::vector<char> passedOn(numTasks, 0);
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
+    for (NodeId input : nodes[t].inputs)
+      if (input > forwardEnd && backwardStage[input] > backwardStage[t])
+        passedOn[input] = 1;
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
+    if (passedOn[t] && backwardStage[t] >= 2)
+      chain.stages[backwardStage[t] - 2].gradBytes += nodes[t].sizeBytes;
+  // d^L: what the backward part reads from the forward part's tasks
+  // outside the chain (a gradient seed), live from the start.
+  for (TaskId t = 0; t <= forwardEnd; ++t)
+    if (!member[t] && !nodes[t].keepToEnd)
+      for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
+        if (entry.lastReader > forwardEnd)
+          chain.stages[length - 1].gradBytes += entry.sizeBytes;
+  std::vector<bool> escaping = problem.escapingBuffers();
+  std::vector<int64_t> dyingAfter(numTasks, 0);
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
+    for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
+      if (!escaping[entry.buffer] &&
+          backwardStage[entry.lastReader] == backwardStage[t])
+        dyingAfter[entry.lastReader] += entry.sizeBytes;
+  std::vector<int64_t> backwardPeak(length + 1, 0);
+  int64_t live = 0;
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
+    int32_t l = backwardStage[t];
+    if (t > forwardEnd + 1 && backwardStage[t - 1] != l)
+      live = 0;
+    chain.stages[l - 1].backwardTime += nodes[t].duration;
+    live += nodes[t].sizeBytes;
+    backwardPeak[l] =
+        std::max(backwardPeak[l], live + problem.task(t).workspaceBytes);
+    live -= dyingAfter[t];
+  }
+  for (int32_t l = 1; l <= length; ++l) {
+    int64_t passed = l >= 2 ? chain.stages[l - 2].gradBytes : 0;
+    chain.stages[l - 1].backwardOverhead =
+        std::max<int64_t>(0, backwardPeak[l] - passed);
+  }
+  std::string why;
+  if (!chain.verify(&why))
+    return fail("the chain read off the tasks is invalid: " + why);
+  return result;
+}
+
+std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
+                                                  int64_t budget,
+                                                  int32_t maxStages,
+                                                  int64_t memorySlots,
+                                                  bool escapingWhole) {
+  std::optional<TaskChain> taskChain = findTaskChain(problem, maxStages);
+  if (!taskChain)
+    return std::nullopt;
+  int32_t numTasks = static_cast<int32_t>(problem.numTasks());
+  // One table serves every limit the search below tries, up to half again
+  // the budget. Its slots are the sizes' common divisor where that leaves
+  // few enough (sizes are then exact but for those below a slot, a
+  // byte-sized gradient, which round up to one), else budget / memorySlots.
+  int64_t maxLimit = budget + budget / 2;
+  int64_t divisor = 0;
+  for (const ChainStage &stage : taskChain->chain.stages)
+    for (int64_t bytes : {stage.outputBytes, stage.savedBytes, stage.gradBytes,
+                          stage.forwardOverhead, stage.backwardOverhead})
+      if (bytes * memorySlots >= budget)
+        divisor = std::gcd(divisor, bytes);
+  RotorOptions rotorOptions;
+  rotorOptions.slotBytes =
+      divisor > 0 && budget / divisor <= 2 * memorySlots
+          ? divisor
+          : std::max<int64_t>(1, (budget + memorySlots - 1) / memorySlots);
+  std::optional<RotorTable> table =
+      RotorTable::build(taskChain->chain, maxLimit, rotorOptions);
+  if (!table)
+    return std::nullopt;
+
+  // In-place writers of each buffer in program order, and the values each
+  // task reads: a clone may read an original value only while no later
+  // write into its buffer has run.
+  std::vector<std::vector<TaskId>> writers(problem.numBuffers());
+  std::vector<std::vector<ValueId>> reads(numTasks);
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    const Value &value = problem.value(static_cast<ValueId>(v));
+    if (value.producer != kNoId)
+      writers[value.buffer].push_back(value.producer);
+    for (TaskId reader : value.consumers)
+      reads[reader].push_back(static_cast<ValueId>(v));
+  }
+  for (std::vector<TaskId> &list : writers)
+    std::sort(list.begin(), list.end());
+  auto readsIntact = [&](const RematPlan &plan) {
+    std::set<std::pair<int32_t, ValueId>> redirected;
+    for (const RematRedirect &redirect : plan.redirects)
+      redirected.insert({redirect.reader, redirect.value});
+    for (size_t k = 0; k < plan.clones.size(); ++k) {
+      const RematClone &clone = plan.clones[k];
+      for (ValueId v : reads[clone.task]) {
+        const Value &value = problem.value(v);
+        if (value.definedBy == kNoId ||
+            redirected.count({numTasks + static_cast<int32_t>(k), v}))
+          continue;
+        const std::vector<TaskId> &list = writers[value.buffer];
+        auto next = std::upper_bound(list.begin(), list.end(), value.definedBy);
+        if (next != list.end() && *next < clone.insertBefore)
+          return false;
+      }
+    }
+    return true;
+  };
+
+  // The plan of Rotor's schedule under \p limit, simulated.
+  auto planUnder = [&](int64_t limit) -> std::optional<RematPlan> {
+    RotorSolution solution = table->solve(limit);
+    if (!solution.feasible)
+      return std::nullopt;
+    // The first forward sweep is the program's own forward part; every
+    // forward operation after the first backward one recomputes.
+    std::vector<std::vector<TaskId>> runsBefore(numTasks);
+    std::vector<TaskId> pending;
+    bool backwardStarted = false;
+    for (const ChainOp &op : solution.ops) {
+      if (op.kind == ChainOpKind::Backward) {
+        backwardStarted = true;
+        if (TaskId at = taskChain->backwardStart[op.stage - 1]; at < numTasks)
+          runsBefore[at].insert(runsBefore[at].end(), pending.begin(),
+                                pending.end());
+        pending.clear();
+        continue;
+      }
+      if (!backwardStarted || op.kind == ChainOpKind::Free)
+        continue;
+      const std::vector<TaskId> &tasks =
+          op.kind == ChainOpKind::ForwardAll
+              ? taskChain->savedTasks[op.stage - 1]
+              : taskChain->outputTasks[op.stage - 1];
+      pending.insert(pending.end(), tasks.begin(), tasks.end());
+    }
+    std::vector<NodeId> sequence;
+    for (TaskId t = 0; t < numTasks; ++t) {
+      sequence.insert(sequence.end(), runsBefore[t].begin(),
+                      runsBefore[t].end());
+      sequence.push_back(t);
+    }
+    std::optional<RematPlan> plan = getPlanOfSequence(problem, sequence);
+    if (!plan || !readsIntact(*plan))
+      return std::nullopt;
+    std::optional<RematExpansion> expansion = expandRematPlan(problem, *plan);
+    if (!expansion)
+      return std::nullopt;
+    std::optional<MemoryProfile> profile =
+        simulateMemory(expansion->problem, expansion->order);
+    if (!profile)
+      return std::nullopt;
+    if (escapingWhole)
+      countEscapingFromStart(expansion->problem, *profile);
+    plan->peakTransientAfter = profile->peakTransientBytes;
+    plan->withinBudget = profile->peakTransientBytes <= budget;
+    plan->smallestPeakTransient = profile->peakTransientBytes;
+    plan->algorithm = "rotor";
+    return plan;
+  };
+
+  // The chain leaves out values outside it and approximates the stages'
+  // overheads: the limit is searched between one whose plan fits the
+  // budget and one whose plan does not, starting at the budget and moving
+  // by each plan's slack or miss (a limit is low when its plan fits or the
+  // model finds none, high when its plan does not fit); the cheapest plan
+  // within the budget is kept.
+  constexpr int kMaxSolves = 10;
+  std::optional<RematPlan> best;
+  int64_t low = -1, high = -1;
+  int64_t limit = budget;
+  for (int solve = 0; solve < kMaxSolves && limit >= 0; ++solve) {
+    std::optional<RematPlan> plan = planUnder(limit);
+    if (!plan) {
+      // Infeasible for the model, which may overcount: more room.
+      if (high >= 0 && limit >= high)
+        break;
+      low = std::max(low, limit);
+      limit += std::max<int64_t>(budget / 8, 1);
+      if (high >= 0)
+        limit = std::min(limit, (low + high) / 2);
+      continue;
+    }
+    int64_t peak = plan->peakTransientAfter;
+    int64_t next;
+    if (plan->withinBudget) {
+      if (!best || plan->recomputeSeconds < best->recomputeSeconds)
+        best = std::move(plan);
+      low = limit;
+      if (budget - peak <= budget / 1024 || best->recomputeSeconds <= 0)
+        break;
+      next = limit + (budget - peak);
+    } else {
+      high = high < 0 ? limit : std::min(high, limit);
+      next = limit - (peak - budget);
+    }
+    if (high >= 0 && low >= 0) {
+      if (high - low <= std::max<int64_t>(budget / 1024, 1))
+        break;
+      next = low + (high - low) / 2;
+    }
+    limit = next;
+  }
+  return best;
+}
