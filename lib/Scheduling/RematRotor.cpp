@@ -11,6 +11,7 @@
 #include "memsched/Scheduling/MemorySimulator.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -123,10 +124,15 @@ std::optional<RematGraph> getChainGraph(const Problem &problem) {
   return graph;
 }
 
-/// Where the live bytes of buffers no escaping result holds peak in program
-/// order: the last task of the forward part of a training step.
-TaskId findForwardEnd(const Problem &problem, const RematGraph &graph) {
+/// Where the forward part of a training step may end: from a little before
+/// the first task after which the live bytes of buffers no escaping result
+/// holds reach 90% of their peak, to the peak (a backward part that frees
+/// as much as it makes keeps them flat well past its start).
+std::pair<TaskId, TaskId> findForwardEnds(const Problem &problem,
+                                          const RematGraph &graph) {
   size_t numTasks = graph.nodes.size();
+  if (numTasks == 0)
+    return {0, 0};
   DefinedBuffers defined = getDefinedBuffers(problem, kNoId);
   std::vector<int64_t> change(numTasks + 1, 0);
   for (size_t t = 0; t < numTasks; ++t) {
@@ -140,23 +146,32 @@ TaskId findForwardEnd(const Problem &problem, const RematGraph &graph) {
       change[entry.lastReader] -= entry.sizeBytes;
     }
   }
-  int64_t live = 0, peak = -1;
-  TaskId end = 0;
+  std::vector<int64_t> live(numTasks, 0);
+  int64_t running = 0, peak = -1;
+  TaskId peakAt = 0;
   for (size_t t = 0; t < numTasks; ++t) {
-    live += change[t];
-    if (live > peak) {
-      peak = live;
-      end = static_cast<TaskId>(t);
+    running += change[t];
+    live[t] = running;
+    if (running > peak) {
+      peak = running;
+      peakAt = static_cast<TaskId>(t);
     }
   }
-  return end;
+  constexpr TaskId kSlack = 16;
+  TaskId first = peakAt;
+  for (TaskId t = 0; t <= peakAt; ++t)
+    if (live[t] * 10 >= peak * 9) {
+      first = t;
+      break;
+    }
+  return {std::max<TaskId>(0, first - kSlack), peakAt};
 }
 
 } // namespace
 
-std::optional<detail::TaskChain> detail::findTaskChain(const Problem &problem,
-                                                       int32_t maxStages,
-                                                       std::string *reason) {
+std::optional<detail::TaskChain>
+detail::findTaskChain(const Problem &problem, int32_t maxStages,
+                      std::string *reason, bool lastReaderOwnsOutput) {
   auto fail = [&](std::string message) -> std::optional<TaskChain> {
     setError(reason, std::move(message));
     return std::nullopt;
@@ -263,20 +278,58 @@ std::optional<detail::TaskChain> detail::findTaskChain(const Problem &problem,
   // The live bytes peak at the end of the forward part or a few backward
   // tasks later (where a gradient outweighs what its task frees): the end
   // with the most stages among the last positions up to the peak.
-  // Sources the forward part reads (a first layer on the input, a mask
-  // all blocks read) are in the chain or kept outside it, whichever gives
-  // more stages: a source many stages read would cross every cut.
-  constexpr TaskId kEndCandidates = 16;
-  TaskId peakAt = findForwardEnd(problem, graph);
-  TaskId forwardEnd = peakAt;
-  Cuts chosen = findCuts(peakAt, /*sourcesInChain=*/true);
-  for (TaskId end = peakAt; end >= std::max(0, peakAt - kEndCandidates); --end)
-    for (bool sourcesInChain : {true, false})
-      if (Cuts found = findCuts(end, sourcesInChain);
-          found.cuts.size() > chosen.cuts.size()) {
+  // How many backward tasks read only stages the backward part has already
+  // left, for a forward part ending at `end` with `found`'s cuts (under the
+  // assignment below, roughly): an end too early makes later forward tasks
+  // backward ones, whose reads of early stages (skip connections) drag the
+  // stage of every later task down.
+  auto countMisplaced = [&](TaskId end, const Cuts &found) {
+    std::vector<int32_t> stage(end + 1, 0);
+    std::vector<TaskId> out(found.cuts.size() + 2, kNoId);
+    int32_t l = 1;
+    size_t next = 0;
+    for (TaskId t = 0; t <= end; ++t) {
+      while (next < found.cuts.size() && found.cuts[next].first <= t)
+        out[l++] = found.cuts[next++].second;
+      stage[t] = found.member[t] ? l : 0;
+    }
+    constexpr int32_t kNone = std::numeric_limits<int32_t>::max();
+    int32_t current = l + 1, misplaced = 0;
+    for (TaskId t = end + 1; t < numTasks; ++t) {
+      int32_t own = kNone;
+      for (NodeId input : nodes[t].inputs)
+        if (input <= end && stage[input] > 0)
+          own = std::min(own, input == out[stage[input]] ? stage[input] + 1
+                                                         : stage[input]);
+      if (own == kNone)
+        continue;
+      misplaced += own > current ? 1 : 0;
+      current = std::min(current, own);
+    }
+    return misplaced;
+  };
+  // The end, and whether sources the forward part reads (a first layer on
+  // the input, a mask all blocks read) are in the chain or kept outside it
+  // (a source many stages read would cross every cut): the fewest misplaced
+  // backward tasks, then the most stages, then the latest end.
+  constexpr TaskId kMaxEndCandidates = 256;
+  auto [firstEnd, lastEnd] = findForwardEnds(problem, graph);
+  firstEnd = std::max(firstEnd, lastEnd - kMaxEndCandidates + 1);
+  TaskId forwardEnd = lastEnd;
+  Cuts chosen = findCuts(lastEnd, /*sourcesInChain=*/true);
+  int32_t chosenMisplaced = countMisplaced(lastEnd, chosen);
+  for (TaskId end = lastEnd; end >= firstEnd; --end)
+    for (bool sourcesInChain : {true, false}) {
+      Cuts found = findCuts(end, sourcesInChain);
+      int32_t misplaced = countMisplaced(end, found);
+      if (misplaced < chosenMisplaced ||
+          (misplaced == chosenMisplaced &&
+           found.cuts.size() > chosen.cuts.size())) {
         chosen = std::move(found);
+        chosenMisplaced = misplaced;
         forwardEnd = end;
       }
+    }
   DefinedBuffers defined = getDefinedBuffers(problem, forwardEnd);
   const std::vector<char> &member = chosen.member;
   const std::vector<TaskId> &lastForwardReader = chosen.lastForwardReader;
@@ -350,8 +403,10 @@ std::optional<detail::TaskChain> detail::findTaskChain(const Problem &problem,
       int32_t k = input <= forwardEnd ? stageOf[input] : 0;
       if (k == 0)
         continue;
-      bool onlyOutput = input == output[k] && lastBackwardReader[input] != t &&
-                        !readsSavedOfOutput.count({t, input});
+      bool onlyOutput =
+          input == output[k] &&
+          !(lastReaderOwnsOutput && lastBackwardReader[input] == t) &&
+          !readsSavedOfOutput.count({t, input});
       current = std::min(current, onlyOutput ? k + 1 : k);
     }
     backwardStage[t] = current;
@@ -484,14 +539,14 @@ std::optional<detail::TaskChain> detail::findTaskChain(const Problem &problem,
   return result;
 }
 
-std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
-                                                  int64_t budget,
-                                                  int32_t maxStages,
-                                                  int64_t memorySlots,
-                                                  bool escapingWhole) {
-  std::optional<TaskChain> taskChain = findTaskChain(problem, maxStages);
-  if (!taskChain)
-    return std::nullopt;
+namespace {
+
+/// The cheapest plan within \p budget of Rotor's program on \p taskChain
+/// (see planRematByRotor).
+std::optional<RematPlan> planChain(const Problem &problem,
+                                   const detail::TaskChain *taskChain,
+                                   int64_t budget, int64_t memorySlots,
+                                   bool escapingWhole) {
   int32_t numTasks = static_cast<int32_t>(problem.numTasks());
   // One table serves every limit the search below tries, up to half again
   // the budget. Its slots are the sizes' common divisor where that leaves
@@ -581,7 +636,8 @@ std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
                       runsBefore[t].end());
       sequence.push_back(t);
     }
-    std::optional<RematPlan> plan = getPlanOfSequence(problem, sequence);
+    std::optional<RematPlan> plan =
+        detail::getPlanOfSequence(problem, sequence);
     if (!plan || !readsIntact(*plan))
       return std::nullopt;
     std::optional<RematExpansion> expansion = expandRematPlan(problem, *plan);
@@ -641,6 +697,34 @@ std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
       next = low + (high - low) / 2;
     }
     limit = next;
+  }
+  return best;
+}
+
+} // namespace
+
+std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
+                                                  int64_t budget,
+                                                  int32_t maxStages,
+                                                  int64_t memorySlots,
+                                                  bool escapingWhole) {
+  // Where a backward task reads a stage's output alone, whether it belongs
+  // to that stage or the next is not in the graph: both readings are
+  // planned (where they differ) and the cheaper plan kept.
+  std::optional<RematPlan> best;
+  std::optional<TaskChain> first;
+  for (bool lastReaderOwnsOutput : {true, false}) {
+    std::optional<TaskChain> taskChain =
+        findTaskChain(problem, maxStages, nullptr, lastReaderOwnsOutput);
+    if (!taskChain)
+      return std::nullopt;
+    if (first && first->backwardStart == taskChain->backwardStart)
+      break;
+    std::optional<RematPlan> plan =
+        planChain(problem, &*taskChain, budget, memorySlots, escapingWhole);
+    if (plan && (!best || plan->recomputeSeconds < best->recomputeSeconds))
+      best = std::move(plan);
+    first = std::move(taskChain);
   }
   return best;
 }

@@ -52,14 +52,18 @@ struct TaskChain {
 /// where the live bytes in program order peak; a stage ends where one value
 /// (its output x^l) is the only one the rest of the forward part reads from
 /// it; a backward task belongs to the earliest stage whose saved values it
-/// reads (one later for a stage output), never later than the task before
-/// it. std::nullopt, with the reason, when fewer than two stages are found.
+/// reads (one later for a stage's output read alone, but, with
+/// \p lastReaderOwnsOutput, for the output's last reader), never later than
+/// the task before it. std::nullopt, with the reason, when fewer than two
+/// stages are found.
 std::optional<TaskChain> findTaskChain(const Problem &problem,
                                        int32_t maxStages,
-                                       std::string *reason = nullptr);
+                                       std::string *reason = nullptr,
+                                       bool lastReaderOwnsOutput = true);
 
 /// The cheapest plan found by solving Rotor's program on findTaskChain's
-/// chain with \p memorySlots slots, a few times, the memory limit corrected
+/// chains (both readings of \p lastReaderOwnsOutput) with \p memorySlots
+/// slots, a few times, the memory limit corrected
 /// by each plan's simulated transient peak against \p budget. std::nullopt
 /// when the problem is not a chain or no plan within the budget is found;
 /// plan fields as in planRemat, `algorithm` "rotor". \p escapingWhole as in

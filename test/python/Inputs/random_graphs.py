@@ -198,3 +198,90 @@ def random_dag(rng, n=None, max_rows=8, width=64):
     lines.append("  return %%n%d : %s" % (last, _type(rows[last], width)))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _generic_costed(names, inputs, outputs, empties, seconds, width):
+    """A linalg.generic writing each of ``outputs`` (row counts, one or two)
+    into ``empties`` from ``inputs`` ((value, rows) pairs, each reduced over
+    its rows), timed by ``memsched.cost``. With two results, each one's rows
+    are a reduction dimension of the other's."""
+    k = len(inputs)
+    first = 2 if len(outputs) == 1 else 3
+    dims = ["d%d" % i for i in range(first + k)]
+    domain = "(%s)" % ", ".join(dims)
+    maps = ["affine_map<%s -> (d%d, d1)>" % (domain, first + i)
+            for i in range(k)]
+    maps += ["affine_map<%s -> (d%d, d1)>" % (domain, 0 if r == 0 else 2)
+             for r in range(len(outputs))]
+    iterators = (['"parallel"', '"parallel"'] if len(outputs) == 1 else
+                 ['"reduction"', '"parallel"', '"reduction"'])
+    iterators += ['"reduction"'] * k
+    out_types = [_type(rows, width) for rows in outputs]
+    lines = ["  %s = tensor.empty() : %s" % (e, t)
+             for e, t in zip(empties, out_types)]
+    args = ["%%a%d: f32" % i for i in range(k)] + [
+        "%%o%d: f32" % r for r in range(len(outputs))]
+    result_types = (out_types[0] if len(outputs) == 1
+                    else "(%s)" % ", ".join(out_types))
+    lines.append(
+        "  %s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]}"
+        " ins(%s : %s) outs(%s : %s) attrs = {memsched.cost = %.6e : f64} {"
+        % (", ".join(names), ", ".join(maps), ", ".join(iterators),
+           ", ".join(v for v, _ in inputs),
+           ", ".join(_type(n, width) for _, n in inputs), ", ".join(empties),
+           ", ".join(out_types), seconds))
+    lines.append("  ^bb0(%s):" % ", ".join(args))
+    acc = "%a0"
+    for i in range(1, k):
+        lines.append("    %%s%d = arith.addf %s, %%a%d : f32" % (i, acc, i))
+        acc = "%%s%d" % i
+    lines.append("    linalg.yield %s : %s" % (
+        ", ".join([acc] * len(outputs)), ", ".join(["f32"] * len(outputs))))
+    lines.append("  } -> %s" % result_types)
+    return lines
+
+
+def chain_step(rng, depth=None, max_rows=8, width=64):
+    """A random training step shaped as Rotor's chain: a seed gradient from
+    the input; per stage l a forward op making x_l and, often, the rest of
+    what its backward reads (xbar_l) from x_{l-1}; per stage, in reverse, a
+    backward op making d_{l-1} from d_l, x_l, xbar_l and x_{l-1}; d_0 is
+    returned. Ops carry random `memsched.cost` times (forward 0.5-4, backward
+    1-2.5 times that). Returns the text."""
+    depth = depth or rng.randint(6, 24)
+    x_rows = [rng.randint(1, max_rows) for _ in range(depth + 1)]
+    rest_rows = [0] + [rng.choice([0, rng.randint(1, 2 * max_rows)])
+                       for _ in range(depth)]
+    d_rows = [x_rows[0]] + [rng.randint(1, max_rows) for _ in range(depth)]
+    lines = ["func.func @chain_step(%%x0: %s) -> %s {"
+             % (_type(x_rows[0], width), _type(d_rows[0], width))]
+    counter = [0]
+
+    def empties(n):
+        counter[0] += n
+        return ["%%e%d" % (counter[0] - n + i) for i in range(n)]
+
+    lines += _generic_costed(["%%d%d" % depth], [("%x0", x_rows[0])],
+                             [d_rows[depth]], empties(1), 0.0, width)
+    forward = [0.0]
+    for l in range(1, depth + 1):
+        names, outputs = ["%%x%d" % l], [x_rows[l]]
+        if rest_rows[l]:
+            names.append("%%xbar%d" % l)
+            outputs.append(rest_rows[l])
+        forward.append(rng.uniform(0.5, 4.0))
+        lines += _generic_costed(names, [("%%x%d" % (l - 1), x_rows[l - 1])],
+                                 outputs, empties(len(outputs)), forward[l],
+                                 width)
+    for l in range(depth, 0, -1):
+        inputs = [("%%d%d" % l, d_rows[l]), ("%%x%d" % l, x_rows[l])]
+        if rest_rows[l]:
+            inputs.append(("%%xbar%d" % l, rest_rows[l]))
+        if l > 1:
+            inputs.append(("%%x%d" % (l - 1), x_rows[l - 1]))
+        lines += _generic_costed(["%%d%d" % (l - 1)], inputs,
+                                 [d_rows[l - 1]], empties(1),
+                                 forward[l] * rng.uniform(1.0, 2.5), width)
+    lines.append("  return %%d0 : %s" % _type(d_rows[0], width))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
