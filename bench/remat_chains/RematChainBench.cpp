@@ -19,11 +19,14 @@
 //
 // Every schedule is replayed by simulateChain(); nothing is hard-coded.
 // Flags: --seed N (random chains), --slots N (Rotor's memory slots),
-// --ilp-max-tasks N (the planner's ILP phase in the last table; 0: off).
+// --ilp-max-tasks N (the planner's ILP phase in the last table; 0: off),
+// --emit-mlir DIR (instead of the tables: the chains of at most 128 stages
+// as IR in DIR and their budgets with Rotor's optimum as JSON, for
+// bench/remat_chain_pass.py).
 //
 //===----------------------------------------------------------------------===//
 
-#include "memsched/Scheduling/Oracles/ChainRemat.h"
+#include "memsched/Scheduling/ChainRemat.h"
 #include "memsched/Scheduling/Oracles/Revolve.h"
 #include "memsched/Scheduling/Remat.h"
 #include "memsched/Scheduling/SplitMix64.h"
@@ -368,6 +371,194 @@ void printRevolve() {
   }
   std::printf("\n");
 }
+/// A chain size in MiB scaled to KiB, at least one.
+int64_t scaleToKiB(int64_t bytes) {
+  return std::max<int64_t>(1, bytes / kMiB) * 1024;
+}
+
+/// \p seconds exactly, as an MLIR float attribute.
+std::string formatSeconds(double seconds) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.17e", seconds);
+  return buffer;
+}
+
+/// Writes \p chain (sizes in whole KiB, scaleChainToKiB()) as a training
+/// step in linalg on tensors (tensor<R x 256 x f32> for R KiB), every op
+/// timed by `memsched.cost` (one time unit = one second): the seed d^L from
+/// the input x^0 (the function's argument), per stage F_l (x^l and, when
+/// xbar^l is larger, the rest of xbar^l, both from x^{l-1}, in one op with
+/// workspace forwardOverhead), per stage B_l (d^{l-1}
+/// from d^l, x^l, the rest and x^{l-1}, workspace backwardOverhead); d^0 is
+/// returned. Every op adds up rows of its inputs, so values are real.
+std::string chainToMlir(const Chain &chain) {
+  std::string text;
+  auto rowsOf = [](int64_t bytes) {
+    return std::max<int64_t>(1, bytes / 1024);
+  };
+  auto type = [](int64_t rows) {
+    return "tensor<" + std::to_string(rows) + "x256xf32>";
+  };
+  int32_t counter = 0;
+  // An op writing `rows` rows; each input's rows are summed (one reduction
+  // dimension per input), so any row counts combine.
+  // An op writing each result's rows; each input's rows are summed (one
+  // reduction dimension per input), so any row counts combine. With two
+  // results, each one's rows are a reduction dimension of the other's.
+  using Operands = std::vector<std::pair<std::string, int64_t>>;
+  auto op = [&](const Operands &results, const Operands &inputs, double seconds,
+                int64_t workspaceBytes) {
+    size_t k = inputs.size(), n = results.size();
+    // d0: the first result's rows, d1: the columns, d2: the second
+    // result's rows, then the inputs' rows.
+    size_t firstInput = n == 1 ? 2 : 3;
+    std::string dims = "d0, d1";
+    for (size_t i = 2; i < firstInput + k; ++i)
+      dims += ", d" + std::to_string(i);
+    std::string maps, ins, types, args, outs, outTypes, yields, yieldTypes;
+    std::string iterators = n == 1
+                                ? "\"parallel\", \"parallel\""
+                                : "\"reduction\", \"parallel\", \"reduction\"";
+    for (size_t i = 0; i < k; ++i) {
+      maps += "affine_map<(" + dims + ") -> (d" +
+              std::to_string(firstInput + i) + ", d1)>, ";
+      ins += (i ? ", " : "") + inputs[i].first;
+      types += (i ? ", " : "") + type(inputs[i].second);
+      args += "%a" + std::to_string(i) + ": f32, ";
+      iterators += ", \"reduction\"";
+    }
+    std::string sum = "%a0", body;
+    for (size_t i = 1; i < k; ++i) {
+      std::string next = "%s" + std::to_string(i);
+      body += "    " + next + " = arith.addf " + sum + ", %a" +
+              std::to_string(i) + " : f32\n";
+      sum = next;
+    }
+    std::string names;
+    for (size_t r = 0; r < n; ++r) {
+      std::string empty = "%e" + std::to_string(counter++);
+      text += "  " + empty + " = tensor.empty() : " + type(results[r].second) +
+              "\n";
+      maps += std::string(r ? ", " : "") + "affine_map<(" + dims + ") -> (d" +
+              (r ? "2" : "0") + ", d1)>";
+      names += (r ? ", " : "") + results[r].first;
+      outs += (r ? ", " : "") + empty;
+      outTypes += (r ? ", " : "") + type(results[r].second);
+      args += "%o" + std::to_string(r) + ": f32" + (r + 1 < n ? ", " : "");
+      yields += (r ? ", " : "") + sum;
+      yieldTypes += std::string(r ? ", " : "") + "f32";
+    }
+    text += "  " + names + " = linalg.generic {indexing_maps = [" + maps +
+            "], iterator_types = [" + iterators + "]} ins(" + ins + " : " +
+            types + ") outs(" + outs + " : " + outTypes + ") attrs = {" +
+            "memsched.cost = " + formatSeconds(seconds) + " : f64";
+    if (workspaceBytes > 0)
+      text +=
+          ", memsched.workspace = " + std::to_string(workspaceBytes) + " : i64";
+    text += "} {\n  ^bb0(" + args + "):\n" + body + "    linalg.yield " +
+            yields + " : " + yieldTypes + "\n  } -> " +
+            (n == 1 ? outTypes : "(" + outTypes + ")") + "\n";
+  };
+  int32_t length = chain.length();
+  auto x = [](int32_t l) { return "%x" + std::to_string(l); };
+  auto rest = [](int32_t l) { return "%xbar" + std::to_string(l); };
+  auto d = [](int32_t l) { return "%d" + std::to_string(l); };
+  std::vector<int64_t> xRows(length + 1), restRows(length + 1, 0),
+      dRows(length + 1);
+  xRows[0] = rowsOf(chain.inputBytes);
+  dRows[0] = rowsOf(chain.inputGradBytes);
+  for (int32_t l = 1; l <= length; ++l) {
+    const ChainStage &stage = chain.stage(l);
+    xRows[l] = rowsOf(stage.outputBytes);
+    if (stage.savedBytes > stage.outputBytes)
+      restRows[l] = rowsOf(stage.savedBytes - stage.outputBytes);
+    dRows[l] = rowsOf(stage.gradBytes);
+  }
+  text += "func.func @chain(%x0: " + type(xRows[0]) + ") -> " + type(dRows[0]) +
+          " {\n";
+  op({{d(length), dRows[length]}}, {{x(0), xRows[0]}}, 0.0, 0);
+  for (int32_t l = 1; l <= length; ++l) {
+    const ChainStage &stage = chain.stage(l);
+    Operands results = {{x(l), xRows[l]}};
+    if (restRows[l] > 0)
+      results.push_back({rest(l), restRows[l]});
+    op(results, {{x(l - 1), xRows[l - 1]}}, stage.forwardTime,
+       stage.forwardOverhead);
+  }
+  for (int32_t l = length; l >= 1; --l) {
+    const ChainStage &stage = chain.stage(l);
+    Operands inputs = {{d(l), dRows[l]}, {x(l), xRows[l]}};
+    if (restRows[l] > 0)
+      inputs.push_back({rest(l), restRows[l]});
+    if (l > 1)
+      inputs.push_back({x(l - 1), xRows[l - 1]});
+    op({{d(l - 1), dRows[l - 1]}}, inputs, stage.backwardTime,
+       stage.backwardOverhead);
+  }
+  text += "  return " + d(0) + " : " + type(dRows[0]) + "\n}\n";
+  return text;
+}
+
+/// \p chain with its sizes (whole MiB) scaled to KiB, each at least one
+/// (overheads may be zero).
+Chain scaleChainToKiB(const Chain &chain) {
+  Chain scaled = chain;
+  scaled.inputBytes = scaleToKiB(chain.inputBytes);
+  scaled.inputGradBytes = scaleToKiB(chain.inputGradBytes);
+  for (ChainStage &stage : scaled.stages) {
+    int64_t output = scaleToKiB(stage.outputBytes);
+    int64_t rest = stage.savedBytes > stage.outputBytes
+                       ? scaleToKiB(stage.savedBytes - stage.outputBytes)
+                       : 0;
+    stage.outputBytes = output;
+    stage.savedBytes = output + rest;
+    stage.gradBytes = scaleToKiB(stage.gradBytes);
+    stage.forwardOverhead = stage.forwardOverhead / kMiB * 1024;
+    stage.backwardOverhead = stage.backwardOverhead / kMiB * 1024;
+  }
+  return scaled;
+}
+
+/// Writes every chain of at most 128 stages as DIR/chain-K.mlir and, to
+/// stdout, a JSON list of the budgets 0.4 .. 0.9 of its store-all peak with
+/// Rotor's exact optimum (1-KiB slots) of the chain as emitted, for
+/// bench/remat_chain_pass.py to run through memsched-remat. Budgets are in
+/// the pass's terms (planned bytes): Rotor's limit plus d^0, which the
+/// footprint counts whole.
+void emitMlir(const std::vector<NamedChain> &chains, const std::string &dir) {
+  const std::vector<double> fractions = {0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+  RotorOptions exact;
+  exact.slotBytes = 1024;
+  std::printf("[\n");
+  bool first = true;
+  for (size_t i = 0; i < chains.size(); ++i) {
+    if (chains[i].chain.length() > 128)
+      continue;
+    Chain chain = scaleChainToKiB(chains[i].chain);
+    std::string file = dir + "/chain-" + std::to_string(i) + ".mlir";
+    FILE *out = std::fopen(file.c_str(), "w");
+    if (!out) {
+      std::fprintf(stderr, "error: cannot write %s\n", file.c_str());
+      std::exit(1);
+    }
+    std::fputs(chainToMlir(chain).c_str(), out);
+    std::fclose(out);
+    ChainReplay storeAll = replay(chain, storeAllSchedule(chain));
+    for (double fraction : fractions) {
+      int64_t limit = static_cast<int64_t>(fraction * storeAll.peakBytes);
+      double rotor = rotorExtra(chain, limit, exact);
+      std::printf("%s  {\"file\": \"%s\", \"chain\": \"%s, L=%d\", "
+                  "\"fraction\": %.1f, \"budget_bytes\": %lld, "
+                  "\"rotor_extra_s\": %s}",
+                  first ? "" : ",\n", file.c_str(), chains[i].name.c_str(),
+                  chain.length(), fraction,
+                  static_cast<long long>(limit + chain.inputGradBytes),
+                  std::isinf(rotor) ? "null" : formatSeconds(rotor).c_str());
+      first = false;
+    }
+  }
+  std::printf("\n]\n");
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -375,6 +566,8 @@ int main(int argc, char **argv) {
   int64_t memorySlots = 500;
   // RematOptions::ilpMaxTasks of the planner in the last table (0: off).
   int64_t ilpMaxTasks = 0;
+  // With --emit-mlir: the chains as IR and their budgets, nothing else.
+  std::string emitDir;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 10);
@@ -382,9 +575,12 @@ int main(int argc, char **argv) {
       memorySlots = std::max<int64_t>(1, std::strtoll(argv[++i], nullptr, 10));
     } else if (!std::strcmp(argv[i], "--ilp-max-tasks") && i + 1 < argc) {
       ilpMaxTasks = std::max<int64_t>(0, std::strtoll(argv[++i], nullptr, 10));
+    } else if (!std::strcmp(argv[i], "--emit-mlir") && i + 1 < argc) {
+      emitDir = argv[++i];
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--seed N] [--slots N] [--ilp-max-tasks N]\n",
+                   "usage: %s [--seed N] [--slots N] [--ilp-max-tasks N] "
+                   "[--emit-mlir DIR]\n",
                    argv[0]);
       return 2;
     }
@@ -398,6 +594,10 @@ int main(int argc, char **argv) {
        randomChain(128, seed + 1)},
       {"ResNet-like", resnetLikeChain()},
   };
+  if (!emitDir.empty()) {
+    emitMlir(chains, emitDir);
+    return 0;
+  }
   std::printf("# Optimal checkpointing of chains (Rotor) against sqrt(n) "
               "segments and checkpoint_sequential\n\n");
   printComparison(chains, memorySlots);
