@@ -118,7 +118,7 @@ struct RematOptions {
   int32_t rotorMaxStages = 128;
   /// Memory slots of that program at the budget (its time grows linearly
   /// with them).
-  int64_t rotorMemorySlots = 1000;
+  int64_t rotorMemorySlots = 500;
   /// Segment count of `chen` and `sequential`; 0 means round(sqrt(n)) for
   /// `sequential` and a search over counts for `chen`.
   int64_t segments = 0;
