@@ -166,6 +166,25 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::getPlanOfSequence(
   return plan;
 }
 
+bool mlir::memsched::scheduling::detail::measurePlan(const Problem &problem,
+                                                     RematPlan &plan,
+                                                     int64_t budget,
+                                                     bool escapingWhole) {
+  std::optional<RematExpansion> expansion = expandRematPlan(problem, plan);
+  if (!expansion)
+    return false;
+  std::optional<MemoryProfile> profile =
+      simulateMemory(expansion->problem, expansion->order);
+  if (!profile)
+    return false;
+  if (escapingWhole)
+    countEscapingFromStart(expansion->problem, *profile);
+  plan.peakTransientAfter = profile->peakTransientBytes;
+  plan.withinBudget = profile->peakTransientBytes <= budget;
+  plan.smallestPeakTransient = profile->peakTransientBytes;
+  return true;
+}
+
 std::optional<RematPlan> mlir::memsched::scheduling::detail::planRematByIlp(
     const Problem &problem, int64_t budget, int64_t maxNodes,
     double timeLimitSeconds, const RematPlan *start, bool escapingWhole) {
@@ -192,24 +211,12 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::planRematByIlp(
       return std::nullopt;
     std::optional<RematPlan> plan =
         getPlanOfSequence(problem, result->sequence);
-    if (!plan)
+    if (!plan || !measurePlan(problem, *plan, budget, escapingWhole))
       return std::nullopt;
-    std::optional<RematExpansion> expansion = expandRematPlan(problem, *plan);
-    if (!expansion)
-      return std::nullopt;
-    std::optional<MemoryProfile> profile =
-        simulateMemory(expansion->problem, expansion->order);
-    if (!profile)
-      return std::nullopt;
-    if (escapingWhole)
-      countEscapingFromStart(expansion->problem, *profile);
-    plan->peakTransientAfter = profile->peakTransientBytes;
-    plan->withinBudget = profile->peakTransientBytes <= budget;
-    plan->smallestPeakTransient = profile->peakTransientBytes;
     plan->algorithm = "ilp";
     if (plan->withinBudget)
       return plan;
-    ilpBudget -= profile->peakTransientBytes - budget;
+    ilpBudget -= plan->peakTransientAfter - budget;
   }
   return std::nullopt;
 }

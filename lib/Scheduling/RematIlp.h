@@ -46,6 +46,13 @@ std::optional<RematPlan> getPlanOfSequence(const Problem &problem,
                                            const std::vector<NodeId> &sequence,
                                            std::string *error = nullptr);
 
+/// Simulates \p plan on \p problem and sets its peakTransientAfter,
+/// withinBudget (against \p budget) and smallestPeakTransient; with
+/// \p escapingWhole escaping buffers count from the first step. False when
+/// the plan does not expand or simulate.
+bool measurePlan(const Problem &problem, RematPlan &plan, int64_t budget,
+                 bool escapingWhole);
+
 /// The cheapest plan of Checkmate's schedule space the ILP finds within
 /// \p maxNodes branch-and-bound nodes and \p timeLimitSeconds (<= 0: none)
 /// per solve whose simulated transient peak is at

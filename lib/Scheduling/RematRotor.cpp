@@ -8,7 +8,6 @@
 
 #include "RematIlp.h"
 #include "SetError.h"
-#include "memsched/Scheduling/MemorySimulator.h"
 
 #include <algorithm>
 #include <limits>
@@ -275,9 +274,6 @@ detail::findTaskChain(const Problem &problem, int32_t maxStages,
     }
     return found;
   };
-  // The live bytes peak at the end of the forward part or a few backward
-  // tasks later (where a gradient outweighs what its task frees): the end
-  // with the most stages among the last positions up to the peak.
   // How many backward tasks read only stages the backward part has already
   // left, for a forward part ending at `end` with `found`'s cuts (under the
   // assignment below, roughly): an end too early makes later forward tasks
@@ -638,20 +634,9 @@ std::optional<RematPlan> planChain(const Problem &problem,
     }
     std::optional<RematPlan> plan =
         detail::getPlanOfSequence(problem, sequence);
-    if (!plan || !readsIntact(*plan))
+    if (!plan || !readsIntact(*plan) ||
+        !detail::measurePlan(problem, *plan, budget, escapingWhole))
       return std::nullopt;
-    std::optional<RematExpansion> expansion = expandRematPlan(problem, *plan);
-    if (!expansion)
-      return std::nullopt;
-    std::optional<MemoryProfile> profile =
-        simulateMemory(expansion->problem, expansion->order);
-    if (!profile)
-      return std::nullopt;
-    if (escapingWhole)
-      countEscapingFromStart(expansion->problem, *profile);
-    plan->peakTransientAfter = profile->peakTransientBytes;
-    plan->withinBudget = profile->peakTransientBytes <= budget;
-    plan->smallestPeakTransient = profile->peakTransientBytes;
     plan->algorithm = "rotor";
     return plan;
   };
