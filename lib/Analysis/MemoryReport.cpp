@@ -696,7 +696,7 @@ mayWriteArgument(func::FuncOp callee, unsigned index,
   if (callee.isExternal() || !callee.getBody().hasOneBlock() ||
       !active.insert({callee, index}).second)
     return true;
-  auto done = llvm::make_scope_exit([&] { active.erase({callee, index}); });
+  llvm::scope_exit done([&] { active.erase({callee, index}); });
   Block &block = callee.getBody().front();
   SmallVector<mlir::Value> aliases = {callee.getArgument(index)};
   for (size_t i = 0; i < aliases.size(); ++i)

@@ -299,7 +299,7 @@ void ReorderPass::tryFused(func::FuncOp func, func::FuncOp input,
                            const sched::ReorderOptions &options,
                            ReorderOutcome &outcome) {
   auto unfused = func.clone();
-  auto cleanup = llvm::make_scope_exit([&] { unfused->erase(); });
+  llvm::scope_exit cleanup([&] { unfused->erase(); });
   auto unfusedFields = func->getAttrOfType<DictionaryAttr>(kReorderAttrName);
   replaceFunction(func, input);
   OpPassManager fusion(func::FuncOp::getOperationName());
@@ -381,7 +381,7 @@ void ReorderPass::runOnOperation() {
   }
   // The function as it came, for the fused variant.
   func::FuncOp input = fuseElementwise ? func.clone() : func::FuncOp();
-  auto eraseInput = llvm::make_scope_exit([&] {
+  llvm::scope_exit eraseInput([&] {
     if (input)
       input->erase();
   });
