@@ -108,6 +108,24 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::getPlanOfSequence(
     }
   }
 
+  // The tasks writing into each buffer, in program order (several in an
+  // in-place chain): a clone may read an original value only while no later
+  // write into its buffer has run.
+  std::vector<std::vector<TaskId>> writers(problem.numBuffers());
+  for (size_t v = 0; v < problem.numValues(); ++v)
+    if (TaskId producer = problem.value(static_cast<ValueId>(v)).producer;
+        producer != kNoId)
+      writers[problem.value(static_cast<ValueId>(v)).buffer].push_back(
+          producer);
+  for (std::vector<TaskId> &list : writers)
+    std::sort(list.begin(), list.end());
+  auto overwrittenBefore = [&](ValueId v, TaskId task) {
+    const Value &value = problem.value(v);
+    const std::vector<TaskId> &list = writers[value.buffer];
+    auto next = std::upper_bound(list.begin(), list.end(), value.definedBy);
+    return next != list.end() && *next < task;
+  };
+
   RematPlan plan;
   // The latest run of each task: -1 for the original, else a clone index.
   std::vector<int32_t> latest(numTasks, -1);
@@ -125,6 +143,14 @@ std::optional<RematPlan> mlir::memsched::scheduling::detail::getPlanOfSequence(
       return std::nullopt;
     }
     if (started[node]) {
+      // The clone runs before the next first run, nextFirst.
+      for (ValueId v : reads[node])
+        if (latest[problem.value(v).definedBy] < 0 &&
+            overwrittenBefore(v, nextFirst)) {
+          setError(error, "a clone reads a value an in-place write has "
+                          "overwritten");
+          return std::nullopt;
+        }
       int32_t clone = static_cast<int32_t>(plan.clones.size());
       // Inserted before the next first run, fixed below.
       plan.clones.push_back({node, kNoId});

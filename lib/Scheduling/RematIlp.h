@@ -40,8 +40,10 @@ std::optional<RematGraph> getTaskGraph(const Problem &problem,
 /// The clone runs and redirected reads that run \p sequence, a run sequence
 /// of getTaskGraph(problem) whose first runs of the nodes come in id order:
 /// every later run is a clone inserted before the next first run, and every
-/// read uses the latest run of the value's node. Only `clones`, `redirects`,
-/// `droppedBuffers` and `recomputeSeconds` are set.
+/// read uses the latest run of the value's node. std::nullopt where a clone
+/// would read an original value a later in-place write into its buffer has
+/// overwritten by then. Only `clones`, `redirects`, `droppedBuffers` and
+/// `recomputeSeconds` are set.
 std::optional<RematPlan> getPlanOfSequence(const Problem &problem,
                                            const std::vector<NodeId> &sequence,
                                            std::string *error = nullptr);

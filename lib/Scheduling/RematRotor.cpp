@@ -83,7 +83,8 @@ DefinedBuffers getDefinedBuffers(const Problem &problem, TaskId forwardEnd) {
 /// included), the bytes of the buffers it starts, and whether it must not
 /// be recomputed (side effects, resident or escaping buffers written).
 /// std::nullopt when a task reads a value defined after it.
-std::optional<RematGraph> getChainGraph(const Problem &problem) {
+std::optional<RematGraph> getChainGraph(const Problem &problem,
+                                        const DefinedBuffers &defined) {
   size_t numTasks = problem.numTasks();
   RematGraph graph;
   graph.nodes.resize(numTasks);
@@ -93,7 +94,6 @@ std::optional<RematGraph> getChainGraph(const Problem &problem) {
     graph.nodes[t].duration = problem.task(static_cast<TaskId>(t)).duration;
     graph.nodes[t].keepToEnd = problem.task(static_cast<TaskId>(t)).isFence;
   }
-  DefinedBuffers defined = getDefinedBuffers(problem, kNoId);
   for (size_t t = 0; t < numTasks; ++t)
     for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
       graph.nodes[t].sizeBytes += entry.sizeBytes;
@@ -127,12 +127,11 @@ std::optional<RematGraph> getChainGraph(const Problem &problem) {
 /// the first task after which the live bytes of buffers no escaping result
 /// holds reach 90% of their peak, to the peak (a backward part that frees
 /// as much as it makes keeps them flat well past its start).
-std::pair<TaskId, TaskId> findForwardEnds(const Problem &problem,
+std::pair<TaskId, TaskId> findForwardEnds(const DefinedBuffers &defined,
                                           const RematGraph &graph) {
   size_t numTasks = graph.nodes.size();
   if (numTasks == 0)
     return {0, 0};
-  DefinedBuffers defined = getDefinedBuffers(problem, kNoId);
   std::vector<int64_t> change(numTasks + 1, 0);
   for (size_t t = 0; t < numTasks; ++t) {
     if (graph.nodes[t].keepToEnd)
@@ -168,21 +167,27 @@ std::pair<TaskId, TaskId> findForwardEnds(const Problem &problem,
 
 } // namespace
 
-std::optional<detail::TaskChain>
-detail::findTaskChain(const Problem &problem, int32_t maxStages,
-                      std::string *reason, bool lastReaderOwnsOutput) {
+std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
+                                                      int32_t maxStages,
+                                                      std::string *reason) {
   auto fail = [&](std::string message) -> std::optional<TaskChain> {
     setError(reason, std::move(message));
     return std::nullopt;
   };
-  std::optional<RematGraph> chainGraph = getChainGraph(problem);
-  if (!chainGraph)
-    return fail("a task reads a value defined after it");
+  // Buffers' last readers anywhere; with the forward part's end, below.
+  DefinedBuffers readAnywhere = getDefinedBuffers(problem, kNoId);
+  std::optional<RematGraph> chainGraph = getChainGraph(problem, readAnywhere);
+  if (!chainGraph) {
+    fail("a task reads a value defined after it");
+    return {};
+  }
   const RematGraph &graph = *chainGraph;
   const std::vector<RematNode> &nodes = graph.nodes;
   int32_t numTasks = static_cast<int32_t>(nodes.size());
-  if (numTasks < 4 || maxStages < 2)
-    return fail("too few tasks");
+  if (numTasks < 4 || maxStages < 2) {
+    fail("too few tasks");
+    return {};
+  }
   std::vector<std::vector<TaskId>> readers(numTasks);
   for (TaskId t = 0; t < numTasks; ++t)
     for (NodeId input : nodes[t].inputs)
@@ -309,7 +314,7 @@ detail::findTaskChain(const Problem &problem, int32_t maxStages,
   // (a source many stages read would cross every cut): the fewest misplaced
   // backward tasks, then the most stages, then the latest end.
   constexpr TaskId kMaxEndCandidates = 256;
-  auto [firstEnd, lastEnd] = findForwardEnds(problem, graph);
+  auto [firstEnd, lastEnd] = findForwardEnds(readAnywhere, graph);
   firstEnd = std::max(firstEnd, lastEnd - kMaxEndCandidates + 1);
   TaskId forwardEnd = lastEnd;
   Cuts chosen = findCuts(lastEnd, /*sourcesInChain=*/true);
@@ -339,8 +344,10 @@ detail::findTaskChain(const Problem &problem, int32_t maxStages,
     cuts = std::move(kept);
   }
   int32_t length = static_cast<int32_t>(cuts.size()) + 1;
-  if (length < 2)
-    return fail("the forward part has no single-value cut");
+  if (length < 2) {
+    fail("the forward part has no single-value cut");
+    return {};
+  }
 
   // Stage of every forward task (1-based), and each stage's bounds.
   std::vector<int32_t> stageOf(numTasks, 0);
@@ -383,156 +390,170 @@ detail::findTaskChain(const Problem &problem, int32_t maxStages,
         if (reader > forwardEnd)
           readsSavedOfOutput.insert({reader, task});
   }
-  // Backward tasks: the earliest stage whose saved values they read, the
-  // stages never increasing in program order. A stage's output x^l is read
-  // by the backward of the next stage and its own: a task reading only x^l
-  // of stage l belongs to stage l + 1, but for x^l's last reader.
-  std::vector<TaskId> lastBackwardReader(numTasks, kNoId);
-  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
-    for (NodeId input : nodes[t].inputs)
-      if (input <= forwardEnd)
-        lastBackwardReader[input] = t;
-  std::vector<int32_t> backwardStage(numTasks, 0);
-  int32_t current = length;
-  for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
-    for (NodeId input : nodes[t].inputs) {
-      int32_t k = input <= forwardEnd ? stageOf[input] : 0;
-      if (k == 0)
-        continue;
-      bool onlyOutput =
-          input == output[k] &&
-          !(lastReaderOwnsOutput && lastBackwardReader[input] == t) &&
-          !readsSavedOfOutput.count({t, input});
-      current = std::min(current, onlyOutput ? k + 1 : k);
-    }
-    backwardStage[t] = current;
-  }
-
-  TaskChain result;
-  Chain &chain = result.chain;
-  chain.stages.resize(length);
-  result.outputTasks.resize(length);
-  result.savedTasks.resize(length);
-  result.backwardStart.assign(length, numTasks);
-  for (TaskId t = numTasks - 1; t > forwardEnd; --t)
-    for (int32_t l = backwardStage[t]; l <= length; ++l)
-      result.backwardStart[l - 1] = t;
-
-  // The stage's tasks the given ones depend on, in program order.
-  auto ancestorsInStage = [&](int32_t l, const std::vector<char> &wanted) {
-    std::vector<char> needed(wanted);
-    for (TaskId t = end[l] - 1; t >= begin[l]; --t) {
-      if (!needed[t - begin[l]])
-        continue;
+  // The rest depends on how a backward task that reads only a stage's
+  // output is read (see findTaskChains).
+  auto readChain = [&](bool lastReaderOwnsOutput) -> std::optional<TaskChain> {
+    // Backward tasks: the earliest stage whose saved values they read, the
+    // stages never increasing in program order. A stage's output x^l is read
+    // by the backward of the next stage and its own: a task reading only x^l
+    // of stage l belongs to stage l + 1, but for x^l's last reader.
+    std::vector<TaskId> lastBackwardReader(numTasks, kNoId);
+    for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
       for (NodeId input : nodes[t].inputs)
-        if (input >= begin[l] && stageOf[input] == l)
-          needed[input - begin[l]] = 1;
-    }
-    std::vector<TaskId> tasks;
-    for (TaskId t = begin[l]; t < end[l]; ++t)
-      if (needed[t - begin[l]] && stageOf[t] == l)
-        tasks.push_back(t);
-    return tasks;
-  };
-  for (int32_t l = 1; l <= length; ++l) {
-    ChainStage &stage = chain.stages[l - 1];
-    stage.name = problem.task(begin[l]).name;
-    int32_t size = end[l] - begin[l];
-    std::vector<char> outputWanted(size, 0), savedWanted(size, 0);
-    // x^l: the output's buffers the next stages read (counted where the
-    // stage starts them: an in-place chain's first writer); xbar^l adds
-    // those of the stage the backward part reads.
-    std::vector<BufferId> outputBuffers;
-    if (TaskId out = output[l]; out != kNoId) {
-      outputWanted[out - begin[l]] = savedWanted[out - begin[l]] = 1;
-      outputBuffers = buffersWrittenBy[out];
-    }
-    std::vector<char> kept(size, 0);
-    int64_t rest = 0;
-    for (TaskId t = begin[l]; t < end[l]; ++t) {
-      if (stageOf[t] != l)
-        continue;
-      for (const DefinedBuffers::Entry &entry : defined.ofTask[t]) {
-        bool forwardLater = entry.lastForwardReader >= end[l];
-        bool backward = entry.lastReader > forwardEnd;
-        bool isOutput = forwardLater &&
-                        std::find(outputBuffers.begin(), outputBuffers.end(),
-                                  entry.buffer) != outputBuffers.end();
-        if (isOutput) {
-          stage.outputBytes += entry.sizeBytes;
-        } else if (backward) {
-          rest += entry.sizeBytes;
-          savedWanted[t - begin[l]] = 1;
-        }
-        if (backward || forwardLater)
-          kept[t - begin[l]] = 1;
+        if (input <= forwardEnd)
+          lastBackwardReader[input] = t;
+    std::vector<int32_t> backwardStage(numTasks, 0);
+    int32_t current = length;
+    for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
+      for (NodeId input : nodes[t].inputs) {
+        int32_t k = input <= forwardEnd ? stageOf[input] : 0;
+        if (k == 0)
+          continue;
+        bool onlyOutput =
+            input == output[k] &&
+            !(lastReaderOwnsOutput && lastBackwardReader[input] == t) &&
+            !readsSavedOfOutput.count({t, input});
+        current = std::min(current, onlyOutput ? k + 1 : k);
       }
+      backwardStage[t] = current;
     }
-    stage.savedBytes = stage.outputBytes + rest;
-    result.outputTasks[l - 1] = ancestorsInStage(l, outputWanted);
-    result.savedTasks[l - 1] = ancestorsInStage(l, savedWanted);
-    for (TaskId t : result.savedTasks[l - 1])
-      stage.forwardTime += nodes[t].duration;
-    // The stage run alone, saving everything: its peak beyond xbar^l.
-    int64_t live = 0, peak = 0;
-    for (TaskId t = begin[l]; t < end[l]; ++t) {
-      if (stageOf[t] != l)
-        continue;
-      live += nodes[t].sizeBytes;
-      peak = std::max(peak, live + problem.task(t).workspaceBytes);
+
+    TaskChain result;
+    Chain &chain = result.chain;
+    chain.stages.resize(length);
+    result.outputTasks.resize(length);
+    result.savedTasks.resize(length);
+    result.backwardStart.assign(length, numTasks);
+    for (TaskId t = numTasks - 1; t > forwardEnd; --t)
+      for (int32_t l = backwardStage[t]; l <= length; ++l)
+        result.backwardStart[l - 1] = t;
+
+    // The stage's tasks the given ones depend on, in program order.
+    auto ancestorsInStage = [&](int32_t l, const std::vector<char> &wanted) {
+      std::vector<char> needed(wanted);
+      for (TaskId t = end[l] - 1; t >= begin[l]; --t) {
+        if (!needed[t - begin[l]])
+          continue;
+        for (NodeId input : nodes[t].inputs)
+          if (input >= begin[l] && stageOf[input] == l)
+            needed[input - begin[l]] = 1;
+      }
+      std::vector<TaskId> tasks;
+      for (TaskId t = begin[l]; t < end[l]; ++t)
+        if (needed[t - begin[l]] && stageOf[t] == l)
+          tasks.push_back(t);
+      return tasks;
+    };
+    for (int32_t l = 1; l <= length; ++l) {
+      ChainStage &stage = chain.stages[l - 1];
+      stage.name = problem.task(begin[l]).name;
+      int32_t size = end[l] - begin[l];
+      std::vector<char> outputWanted(size, 0), savedWanted(size, 0);
+      // x^l: the output's buffers the next stages read (counted where the
+      // stage starts them: an in-place chain's first writer); xbar^l adds
+      // those of the stage the backward part reads.
+      std::vector<BufferId> outputBuffers;
+      if (TaskId out = output[l]; out != kNoId) {
+        outputWanted[out - begin[l]] = savedWanted[out - begin[l]] = 1;
+        outputBuffers = buffersWrittenBy[out];
+      }
+      std::vector<char> kept(size, 0);
+      int64_t rest = 0;
+      for (TaskId t = begin[l]; t < end[l]; ++t) {
+        if (stageOf[t] != l)
+          continue;
+        for (const DefinedBuffers::Entry &entry : defined.ofTask[t]) {
+          bool forwardLater = entry.lastForwardReader >= end[l];
+          bool backward = entry.lastReader > forwardEnd;
+          bool isOutput = forwardLater &&
+                          std::find(outputBuffers.begin(), outputBuffers.end(),
+                                    entry.buffer) != outputBuffers.end();
+          if (isOutput) {
+            stage.outputBytes += entry.sizeBytes;
+          } else if (backward) {
+            rest += entry.sizeBytes;
+            savedWanted[t - begin[l]] = 1;
+          }
+          if (backward || forwardLater)
+            kept[t - begin[l]] = 1;
+        }
+      }
+      stage.savedBytes = stage.outputBytes + rest;
+      result.outputTasks[l - 1] = ancestorsInStage(l, outputWanted);
+      result.savedTasks[l - 1] = ancestorsInStage(l, savedWanted);
+      for (TaskId t : result.savedTasks[l - 1])
+        stage.forwardTime += nodes[t].duration;
+      // The stage run alone, saving everything: its peak beyond xbar^l.
+      int64_t live = 0, peak = 0;
+      for (TaskId t = begin[l]; t < end[l]; ++t) {
+        if (stageOf[t] != l)
+          continue;
+        live += nodes[t].sizeBytes;
+        peak = std::max(peak, live + problem.task(t).workspaceBytes);
+        for (NodeId input : nodes[t].inputs)
+          if (input >= begin[l] && stageOf[input] == l &&
+              !kept[input - begin[l]] && lastForwardReader[input] == t)
+            live -= nodes[input].sizeBytes;
+      }
+      stage.forwardOverhead = std::max<int64_t>(0, peak - stage.savedBytes);
+    }
+    // Backward stages: times, the gradient each passes on (the bytes of its
+    // tasks an earlier stage reads) and, as overhead, the peak of the rest of
+    // what its tasks make (the stage's tasks are contiguous).
+    std::vector<char> passedOn(numTasks, 0);
+    for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
       for (NodeId input : nodes[t].inputs)
-        if (input >= begin[l] && stageOf[input] == l &&
-            !kept[input - begin[l]] && lastForwardReader[input] == t)
-          live -= nodes[input].sizeBytes;
-    }
-    stage.forwardOverhead = std::max<int64_t>(0, peak - stage.savedBytes);
-  }
-  // Backward stages: times, the gradient each passes on (the bytes of its
-  // tasks an earlier stage reads) and, as overhead, the peak of the rest of
-  // what its tasks make (the stage's tasks are contiguous).
-  std::vector<char> passedOn(numTasks, 0);
-  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
-    for (NodeId input : nodes[t].inputs)
-      if (input > forwardEnd && backwardStage[input] > backwardStage[t])
-        passedOn[input] = 1;
-  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
-    if (passedOn[t] && backwardStage[t] >= 2)
-      chain.stages[backwardStage[t] - 2].gradBytes += nodes[t].sizeBytes;
-  // d^L: what the backward part reads from the forward part's tasks
-  // outside the chain (a gradient seed), live from the start.
-  for (TaskId t = 0; t <= forwardEnd; ++t)
-    if (!member[t] && !nodes[t].keepToEnd)
+        if (input > forwardEnd && backwardStage[input] > backwardStage[t])
+          passedOn[input] = 1;
+    for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
+      if (passedOn[t] && backwardStage[t] >= 2)
+        chain.stages[backwardStage[t] - 2].gradBytes += nodes[t].sizeBytes;
+    // d^L: what the backward part reads from the forward part's tasks
+    // outside the chain (a gradient seed), live from the start.
+    for (TaskId t = 0; t <= forwardEnd; ++t)
+      if (!member[t] && !nodes[t].keepToEnd)
+        for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
+          if (entry.lastReader > forwardEnd)
+            chain.stages[length - 1].gradBytes += entry.sizeBytes;
+    std::vector<bool> escaping = problem.escapingBuffers();
+    std::vector<int64_t> dyingAfter(numTasks, 0);
+    for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
       for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
-        if (entry.lastReader > forwardEnd)
-          chain.stages[length - 1].gradBytes += entry.sizeBytes;
-  std::vector<bool> escaping = problem.escapingBuffers();
-  std::vector<int64_t> dyingAfter(numTasks, 0);
-  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
-    for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
-      if (!escaping[entry.buffer] &&
-          backwardStage[entry.lastReader] == backwardStage[t])
-        dyingAfter[entry.lastReader] += entry.sizeBytes;
-  std::vector<int64_t> backwardPeak(length + 1, 0);
-  int64_t live = 0;
-  for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
-    int32_t l = backwardStage[t];
-    if (t > forwardEnd + 1 && backwardStage[t - 1] != l)
-      live = 0;
-    chain.stages[l - 1].backwardTime += nodes[t].duration;
-    live += nodes[t].sizeBytes;
-    backwardPeak[l] =
-        std::max(backwardPeak[l], live + problem.task(t).workspaceBytes);
-    live -= dyingAfter[t];
+        if (!escaping[entry.buffer] &&
+            backwardStage[entry.lastReader] == backwardStage[t])
+          dyingAfter[entry.lastReader] += entry.sizeBytes;
+    std::vector<int64_t> backwardPeak(length + 1, 0);
+    int64_t live = 0;
+    for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
+      int32_t l = backwardStage[t];
+      if (t > forwardEnd + 1 && backwardStage[t - 1] != l)
+        live = 0;
+      chain.stages[l - 1].backwardTime += nodes[t].duration;
+      live += nodes[t].sizeBytes;
+      backwardPeak[l] =
+          std::max(backwardPeak[l], live + problem.task(t).workspaceBytes);
+      live -= dyingAfter[t];
+    }
+    for (int32_t l = 1; l <= length; ++l) {
+      int64_t passed = l >= 2 ? chain.stages[l - 2].gradBytes : 0;
+      chain.stages[l - 1].backwardOverhead =
+          std::max<int64_t>(0, backwardPeak[l] - passed);
+    }
+    std::string why;
+    if (!chain.verify(&why))
+      return fail("the chain read off the tasks is invalid: " + why);
+    return result;
+  };
+  std::vector<TaskChain> readings;
+  for (bool lastReaderOwnsOutput : {true, false}) {
+    std::optional<TaskChain> reading = readChain(lastReaderOwnsOutput);
+    if (!reading)
+      return {};
+    if (readings.empty() ||
+        readings.front().backwardStart != reading->backwardStart)
+      readings.push_back(std::move(*reading));
   }
-  for (int32_t l = 1; l <= length; ++l) {
-    int64_t passed = l >= 2 ? chain.stages[l - 2].gradBytes : 0;
-    chain.stages[l - 1].backwardOverhead =
-        std::max<int64_t>(0, backwardPeak[l] - passed);
-  }
-  std::string why;
-  if (!chain.verify(&why))
-    return fail("the chain read off the tasks is invalid: " + why);
-  return result;
+  return readings;
 }
 
 namespace {
@@ -540,7 +561,7 @@ namespace {
 /// The cheapest plan within \p budget of Rotor's program on \p taskChain
 /// (see planRematByRotor).
 std::optional<RematPlan> planChain(const Problem &problem,
-                                   const detail::TaskChain *taskChain,
+                                   const detail::TaskChain &taskChain,
                                    int64_t budget, int64_t memorySlots,
                                    bool escapingWhole) {
   int32_t numTasks = static_cast<int32_t>(problem.numTasks());
@@ -550,7 +571,7 @@ std::optional<RematPlan> planChain(const Problem &problem,
   // byte-sized gradient, which round up to one), else budget / memorySlots.
   int64_t maxLimit = budget + budget / 2;
   int64_t divisor = 0;
-  for (const ChainStage &stage : taskChain->chain.stages)
+  for (const ChainStage &stage : taskChain.chain.stages)
     for (int64_t bytes : {stage.outputBytes, stage.savedBytes, stage.gradBytes,
                           stage.forwardOverhead, stage.backwardOverhead})
       if (bytes * memorySlots >= budget)
@@ -561,43 +582,9 @@ std::optional<RematPlan> planChain(const Problem &problem,
           ? divisor
           : std::max<int64_t>(1, (budget + memorySlots - 1) / memorySlots);
   std::optional<RotorTable> table =
-      RotorTable::build(taskChain->chain, maxLimit, rotorOptions);
+      RotorTable::build(taskChain.chain, maxLimit, rotorOptions);
   if (!table)
     return std::nullopt;
-
-  // In-place writers of each buffer in program order, and the values each
-  // task reads: a clone may read an original value only while no later
-  // write into its buffer has run.
-  std::vector<std::vector<TaskId>> writers(problem.numBuffers());
-  std::vector<std::vector<ValueId>> reads(numTasks);
-  for (size_t v = 0; v < problem.numValues(); ++v) {
-    const Value &value = problem.value(static_cast<ValueId>(v));
-    if (value.producer != kNoId)
-      writers[value.buffer].push_back(value.producer);
-    for (TaskId reader : value.consumers)
-      reads[reader].push_back(static_cast<ValueId>(v));
-  }
-  for (std::vector<TaskId> &list : writers)
-    std::sort(list.begin(), list.end());
-  auto readsIntact = [&](const RematPlan &plan) {
-    std::set<std::pair<int32_t, ValueId>> redirected;
-    for (const RematRedirect &redirect : plan.redirects)
-      redirected.insert({redirect.reader, redirect.value});
-    for (size_t k = 0; k < plan.clones.size(); ++k) {
-      const RematClone &clone = plan.clones[k];
-      for (ValueId v : reads[clone.task]) {
-        const Value &value = problem.value(v);
-        if (value.definedBy == kNoId ||
-            redirected.count({numTasks + static_cast<int32_t>(k), v}))
-          continue;
-        const std::vector<TaskId> &list = writers[value.buffer];
-        auto next = std::upper_bound(list.begin(), list.end(), value.definedBy);
-        if (next != list.end() && *next < clone.insertBefore)
-          return false;
-      }
-    }
-    return true;
-  };
 
   // The plan of Rotor's schedule under \p limit, simulated.
   auto planUnder = [&](int64_t limit) -> std::optional<RematPlan> {
@@ -612,7 +599,7 @@ std::optional<RematPlan> planChain(const Problem &problem,
     for (const ChainOp &op : solution.ops) {
       if (op.kind == ChainOpKind::Backward) {
         backwardStarted = true;
-        if (TaskId at = taskChain->backwardStart[op.stage - 1]; at < numTasks)
+        if (TaskId at = taskChain.backwardStart[op.stage - 1]; at < numTasks)
           runsBefore[at].insert(runsBefore[at].end(), pending.begin(),
                                 pending.end());
         pending.clear();
@@ -622,8 +609,8 @@ std::optional<RematPlan> planChain(const Problem &problem,
         continue;
       const std::vector<TaskId> &tasks =
           op.kind == ChainOpKind::ForwardAll
-              ? taskChain->savedTasks[op.stage - 1]
-              : taskChain->outputTasks[op.stage - 1];
+              ? taskChain.savedTasks[op.stage - 1]
+              : taskChain.outputTasks[op.stage - 1];
       pending.insert(pending.end(), tasks.begin(), tasks.end());
     }
     std::vector<NodeId> sequence;
@@ -634,8 +621,7 @@ std::optional<RematPlan> planChain(const Problem &problem,
     }
     std::optional<RematPlan> plan =
         detail::getPlanOfSequence(problem, sequence);
-    if (!plan || !readsIntact(*plan) ||
-        !detail::measurePlan(problem, *plan, budget, escapingWhole))
+    if (!plan || !detail::measurePlan(problem, *plan, budget, escapingWhole))
       return std::nullopt;
     plan->algorithm = "rotor";
     return plan;
@@ -693,23 +679,12 @@ std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
                                                   int32_t maxStages,
                                                   int64_t memorySlots,
                                                   bool escapingWhole) {
-  // Where a backward task reads a stage's output alone, whether it belongs
-  // to that stage or the next is not in the graph: both readings are
-  // planned (where they differ) and the cheaper plan kept.
+  // Both readings of the chain (findTaskChains); the cheaper plan.
   std::optional<RematPlan> best;
-  std::optional<TaskChain> first;
-  for (bool lastReaderOwnsOutput : {true, false}) {
-    std::optional<TaskChain> taskChain =
-        findTaskChain(problem, maxStages, nullptr, lastReaderOwnsOutput);
-    if (!taskChain)
-      return std::nullopt;
-    if (first && first->backwardStart == taskChain->backwardStart)
-      break;
-    std::optional<RematPlan> plan =
-        planChain(problem, &*taskChain, budget, memorySlots, escapingWhole);
-    if (plan && (!best || plan->recomputeSeconds < best->recomputeSeconds))
+  for (const TaskChain &taskChain : findTaskChains(problem, maxStages))
+    if (std::optional<RematPlan> plan =
+            planChain(problem, taskChain, budget, memorySlots, escapingWhole);
+        plan && (!best || plan->recomputeSeconds < best->recomputeSeconds))
       best = std::move(plan);
-    first = std::move(taskChain);
-  }
   return best;
 }

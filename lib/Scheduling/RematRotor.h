@@ -48,22 +48,20 @@ struct TaskChain {
 };
 
 /// Reads \p problem as a chain of at most \p maxStages stages (adjacent
-/// stages are merged beyond that). The forward part ends
-/// where the live bytes in program order peak; a stage ends where one value
-/// (its output x^l) is the only one the rest of the forward part reads from
-/// it; a backward task belongs to the earliest stage whose saved values it
-/// reads (one later for a stage's output read alone, but, with
-/// \p lastReaderOwnsOutput, for the output's last reader), never later than
-/// the task before it. std::nullopt, with the reason, when fewer than two
-/// stages are found.
-std::optional<TaskChain> findTaskChain(const Problem &problem,
-                                       int32_t maxStages,
-                                       std::string *reason = nullptr,
-                                       bool lastReaderOwnsOutput = true);
+/// stages are merged beyond that). A stage ends where one value (its output
+/// x^l) is the only one the rest of the forward part reads from it; the
+/// forward part's end is chosen where the backward tasks read the stages in
+/// reverse best (docs/remat.md). A backward task belongs to the earliest
+/// stage whose saved values it reads, never later than the task before it;
+/// one that reads only a stage's output belongs to the next stage, except
+/// that output's last reader, which belongs to the stage itself (first
+/// reading) or also to the next (second reading, returned only where it
+/// differs). Empty, with the reason, when fewer than two stages are found.
+std::vector<TaskChain> findTaskChains(const Problem &problem, int32_t maxStages,
+                                      std::string *reason = nullptr);
 
-/// The cheapest plan found by solving Rotor's program on findTaskChain's
-/// chains (both readings of \p lastReaderOwnsOutput) with \p memorySlots
-/// slots, a few times, the memory limit corrected
+/// The cheapest plan found by solving Rotor's program on findTaskChains'
+/// readings with \p memorySlots slots, a few times, the memory limit corrected
 /// by each plan's simulated transient peak against \p budget. std::nullopt
 /// when the problem is not a chain or no plan within the budget is found;
 /// plan fields as in planRemat, `algorithm` "rotor". \p escapingWhole as in

@@ -53,8 +53,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMSCHED_SCHEDULING_ORACLES_CHAINREMAT_H
-#define MEMSCHED_SCHEDULING_ORACLES_CHAINREMAT_H
+#ifndef MEMSCHED_SCHEDULING_CHAINREMAT_H
+#define MEMSCHED_SCHEDULING_CHAINREMAT_H
 
 #include "memsched/Scheduling/Problem.h"
 
@@ -351,4 +351,4 @@ std::vector<ChainOp> checkpointSequentialSchedule(const Chain &chain,
 } // namespace memsched
 } // namespace mlir
 
-#endif // MEMSCHED_SCHEDULING_ORACLES_CHAINREMAT_H
+#endif // MEMSCHED_SCHEDULING_CHAINREMAT_H

@@ -110,8 +110,8 @@ struct RematOptions {
   /// 24-task DAGs, whatever the node limit. Where it binds, the ILP's
   /// candidate (and so auto's plan) can differ between runs.
   double ilpTimeLimitSeconds = 2.0;
-  /// `auto` also reads problems of one node per task as a chain of stages
-  /// of at most this many stages (adjacent ones merged beyond it) and adds
+  /// `auto` also reads the problem as a chain of at most this many stages
+  /// (adjacent ones merged beyond it) and adds
   /// the plan of Rotor's dynamic program on that chain as a candidate
   /// (RematRotor.h); 0 turns the phase off. Its time grows with the cube
   /// of the stages.

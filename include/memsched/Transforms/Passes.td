@@ -216,9 +216,9 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "in-place chains: any value recomputed at any point, as often "
            "as it pays (0: off)">,
     Option<"rotorMaxStages", "rotor-max-stages", "int64_t", "128",
-           "auto also reads functions without in-place chains as a chain "
-           "of at most this many stages (merging adjacent ones beyond it) "
-           "and plans it with Rotor's dynamic program (0: off)">,
+           "auto also reads the function as a chain of at most this many "
+           "stages (merging adjacent ones beyond it) and plans it with "
+           "Rotor's dynamic program (at most 256; 0: off)">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (op times decide what is cheap to "
            "recompute)">,
