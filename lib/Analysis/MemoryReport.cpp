@@ -132,13 +132,16 @@ findReturnedStorage(const Problem &problem, const std::vector<bool> &escaping,
 FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   const Problem &problem = graph.getProblem();
   std::vector<bool> escaping = problem.escapingBuffers();
-  auto bufferOf = [&](Value value) -> BufferId {
+  auto anyBufferOf = [&](Value value) -> BufferId {
     ValueId id = graph.getValueId(value);
-    if (id == kNoId)
-      return kNoId;
-    BufferId buffer = problem.value(id).buffer;
-    return problem.buffer(buffer).kind == BufferKind::Transient ? buffer
-                                                                : kNoId;
+    return id == kNoId ? kNoId : problem.value(id).buffer;
+  };
+  auto bufferOf = [&](Value value) -> BufferId {
+    BufferId buffer = anyBufferOf(value);
+    return buffer != kNoId &&
+                   problem.buffer(buffer).kind == BufferKind::Transient
+               ? buffer
+               : kNoId;
   };
   // Ops cleanup erases are in no plan after it: neither their working sets
   // nor the constants only they read count.
@@ -159,11 +162,37 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   // input read later can be read from a recomputed copy): an elementwise
   // result whose payload does not read its init may take the buffer of an
   // input of its type read through an identity map. The pairs, by task.
+  // And a result with a tied init may take the init's buffer, a writable
+  // argument's included, once the init's other readers run before it or
+  // read a recomputed copy (or are erased).
+  llvm::SmallDenseSet<BufferId> argumentBuffers;
+  if (problem.numTasks() != 0)
+    for (BlockArgument argument : graph.getOp(0)->getBlock()->getArguments())
+      if (BufferId buffer = anyBufferOf(argument); buffer != kNoId)
+        argumentBuffers.insert(buffer);
+  // The buffers a write may take: transient ones and writable arguments.
+  auto writableBufferOf = [&](Value value) -> BufferId {
+    BufferId buffer = anyBufferOf(value);
+    return buffer != kNoId &&
+                   (problem.buffer(buffer).kind == BufferKind::Transient ||
+                    argumentBuffers.contains(buffer))
+               ? buffer
+               : kNoId;
+  };
   std::vector<SmallVector<std::pair<BufferId, BufferId>>> pairs(
       problem.numTasks());
   for (size_t task = 0; task < problem.numTasks(); ++task) {
-    auto linalgOp =
-        dyn_cast<linalg::LinalgOp>(graph.getOp(static_cast<TaskId>(task)));
+    Operation *op = graph.getOp(static_cast<TaskId>(task));
+    for (OpResult result : op->getResults()) {
+      OpOperand *init = getTiedInit(result);
+      BufferId resultBuffer = bufferOf(result);
+      BufferId initBuffer = init ? writableBufferOf(init->get()) : kNoId;
+      if (resultBuffer == kNoId || initBuffer == kNoId ||
+          initBuffer == resultBuffer || escaping[initBuffer])
+        continue;
+      pairs[task].push_back({resultBuffer, initBuffer});
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp)
       continue;
     llvm::SmallDenseSet<BufferId> taken;
@@ -172,9 +201,9 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
       if (resultBuffer == kNoId)
         continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
-        BufferId buffer = bufferOf(input->get());
+        BufferId buffer = writableBufferOf(input->get());
         if (buffer == kNoId || buffer == resultBuffer || escaping[buffer] ||
-            !mayWriteIntoInput(linalgOp, init, *input, bufferOf,
+            !mayWriteIntoInput(linalgOp, init, *input, writableBufferOf,
                                /*allowRepeatedInput=*/true) ||
             !taken.insert(buffer).second)
           continue;
@@ -238,11 +267,15 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
       placedElsewhere[id] += problem.buffer(buffer).sizeBytes;
     // A pair is one buffer: the result, or the input where the result is
     // a returned buffer's storage already.
+    // A result takes one buffer, so one of its pairs counts; a writable
+    // argument's buffer is out of the working set already.
+    llvm::SmallDenseSet<BufferId> paired;
     for (auto [result, input] : pairs[id]) {
-      if (escaping[result])
+      if (escaping[result] || !paired.insert(result).second)
         continue;
       BufferId shared = placed.contains(result) ? input : result;
-      if (placed.insert(shared).second)
+      if (problem.buffer(shared).kind == BufferKind::Transient &&
+          placed.insert(shared).second)
         placedElsewhere[id] += problem.buffer(shared).sizeBytes;
     }
     // What a body holds while its op runs, planning inside the body can
@@ -252,6 +285,25 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   }
   FootprintFloor floor = computeFootprintFloor(problem, &placedElsewhere);
   floor.residentBytes -= deadResidentBytes;
+  // A returned buffer whose storage may be a writable argument's is among
+  // the resident bytes already; an argument holds one at most.
+  int64_t hostingBytes = 0;
+  bool hostsAny = false;
+  llvm::SmallDenseSet<BufferId> hostedRoots;
+  for (BufferId argument : argumentBuffers) {
+    if (!anyRoot[argument] && roots[argument].empty())
+      continue;
+    hostingBytes += problem.buffer(argument).sizeBytes;
+    hostsAny |= anyRoot[argument] != 0;
+    hostedRoots.insert(roots[argument].begin(), roots[argument].end());
+  }
+  int64_t hostedBytes = 0;
+  for (size_t buffer = 0; buffer < problem.numBuffers(); ++buffer)
+    if (escaping[buffer] && llvm::is_contained(roots[buffer], buffer) &&
+        (hostsAny || hostedRoots.contains(buffer)))
+      hostedBytes += problem.buffer(buffer).sizeBytes;
+  floor.escapingInResidentBytes = std::min(hostedBytes, hostingBytes);
+  floor.escapingBytes -= floor.escapingInResidentBytes;
   return floor;
 }
 

@@ -477,11 +477,19 @@ static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
   // A bound the plans beat (below what the model allows) is never stated.
   if (floor.task == sched::kNoId || floor.bytes() > smallestFootprint)
     return;
+  // Returned buffers that may take an argument's buffer count as resident.
+  std::string inArguments =
+      floor.escapingInResidentBytes == 0
+          ? std::string()
+          : llvm::formatv(" (and {0} B that may be written into arguments "
+                          "nothing reads afterwards)",
+                          floor.escapingInResidentBytes)
+                .str();
   diag.attachNote(graph.getOp(floor.task)->getLoc())
       << "no plan goes below " << formatBytes(floor.bytes()) << " ("
       << floor.bytes() << " B): resident " << floor.residentBytes
-      << " B + returned " << floor.escapingBytes
-      << " B + this op's working set, " << floor.workingSetBytes
+      << " B + returned " << floor.escapingBytes << " B" << inArguments
+      << " + this op's working set, " << floor.workingSetBytes
       << " B (operands, results that cannot share an operand's buffer, "
          "workspace), which must be in device memory at once";
 }

@@ -60,6 +60,10 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
     return id == sched::kNoId ? sched::kNoId : problem.value(id).buffer;
   };
 
+  llvm::DenseSet<sched::BufferId> argumentBuffers;
+  for (BlockArgument argument : func.getArguments())
+    argumentBuffers.insert(getBuffer(argument));
+
   // A buffer being copied to host memory is read by the copy engine until
   // the copy ends; nothing may write over it.
   llvm::DenseSet<sched::BufferId> swappedOut;
@@ -108,10 +112,10 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
               return isa<CallOpInterface>(op);
             }))
           continue;
-        const sched::Buffer &info = problem.buffer(buffer);
-        bool isArgument = isa<BlockArgument>(candidate);
-        if (info.kind == sched::BufferKind::Resident &&
-            !(isArgument && donateArguments))
+        // An argument's buffer holds the argument or what was written
+        // into it since (a donated argument's in-place chain continues).
+        if (problem.buffer(buffer).kind == sched::BufferKind::Resident &&
+            !(donateArguments && argumentBuffers.contains(buffer)))
           continue;
         sched::BufferId resultBuffer = getBuffer(result);
         init.set(candidate);

@@ -75,6 +75,25 @@ func.func @not_destinations(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<6
 
 // -----
 
+// A donated argument's chain continues: the negf writes over the exp's
+// result, which lives in %x's buffer; undonated, %x's buffer is kept.
+// CHECK-LABEL: func.func @donated_chain
+// CHECK:         %[[A:.+]] = linalg.exp ins(%arg0 : tensor<64xf32>) outs(%{{[0-9]+}} : tensor<64xf32>)
+// CHECK:         linalg.negf ins(%[[A]] : tensor<64xf32>) outs(%[[A]] : tensor<64xf32>)
+// DONATE-LABEL: func.func @donated_chain(%arg0
+// DONATE:         %[[A:.+]] = linalg.exp ins(%arg0 : tensor<64xf32>) outs(%arg0 : tensor<64xf32>)
+// DONATE:         linalg.negf ins(%[[A]] : tensor<64xf32>) outs(%[[A]] : tensor<64xf32>)
+// expected-remark @below {{memsched-inplace: 1 ops write into a dead input}}
+func.func @donated_chain(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %e0 = tensor.empty() : tensor<64xf32>
+  %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64xf32>
+  %b = linalg.negf ins(%a : tensor<64xf32>) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  return %b : tensor<64xf32>
+}
+
+// -----
+
 // An op already written over one of its dead inputs keeps that write: the
 // other dead input is not taken instead (a plan made on these writes relies
 // on which buffer the result, here returned, lives in), and nothing changes.

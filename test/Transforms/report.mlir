@@ -19,11 +19,13 @@
 //   max live = 12288 (no workspace)
 //   planned = resident 4096 + arena 8192 (A and C, live together at the
 //             second exp) + escaping 4096 (B, returned) = 16384 (16.00 KiB)
-//   floor = resident 4096 + returned 4096 + the largest working set, 0:
+//   floor = resident 4096 + returned 0 + the largest working set, 0:
 //           A may become B's returned buffer (the negf writing into it), and
 //           C may take A's buffer, so each op alone may hold nothing beside
-//           the returned buffer = 8192, a bound below what one order
-//           reaches (12288: A cannot be both). The first exp is named.
+//           the returned buffer; and A may take the argument's buffer (the
+//           first exp writing into it, donated), so the returned buffer may
+//           be the argument's = 4096, a bound below what one order reaches
+//           (12288: A cannot be both). The first exp is named.
 //   ops = 4 tasks (the linalg ops; the three tensor.empty are free ops)
 // Time (roofline max(flops / peak, bytes / bandwidth) + launch; the three
 // tensor.empty cost nothing):
@@ -39,7 +41,7 @@
 // TEXT-LABEL: memsched report for @diamond
 // TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
 // TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
-// TEXT-NEXT:    floor                   8.00 KiB  (8192 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#A:]]:8){{$}}
+// TEXT-NEXT:    floor                   4.00 KiB  (4096 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#A:]]:8){{$}}
 // The peak is at the second exp (four lines below the first), where A, B
 // (returned) and C are live, each named by the op writing it.
 // TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#A+4]]:8 ('linalg.exp'), largest live buffers:{{$}}
@@ -67,7 +69,7 @@
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 4096,
 // JSON-NEXT:          "estimated_ops": 0,
-// JSON-NEXT:          "floor_bytes": 8192,
+// JSON-NEXT:          "floor_bytes": 4096,
 // JSON-NEXT:          "floor_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
 // JSON-NEXT:          "floor_op": "linalg.exp",
 // JSON-NEXT:          "floor_working_set_bytes": 0,
@@ -203,7 +205,8 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 
 // @large: 512*768*4 = 1572864 bytes = 1.50 MiB resident and 1.50 MiB for the
 // exp result; peak = lower bound = 3145728 = 3.00 MiB; planned = resident +
-// the returned result (escaping, no arena) = 3.00 MiB; one task.
+// the returned result (escaping, no arena) = 3.00 MiB; one task. The floor
+// is the resident 1.50 MiB: the exp may write into its (donated) argument.
 // Time: 393216 flops, 2 * 1572864 = 3145728 bytes.
 //   h100: 3145728 / 3.35e12 + 4e-6 = 9.390233e-7 + 4e-6 = 4.939023e-6 s
 //   a100-80gb: 3145728 / 2.039e12 + 5e-6 = 1.542780e-6 + 5e-6 = 6.542780e-6 s
@@ -211,7 +214,7 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // TEXT-LABEL: memsched report for @large
 // TEXT-NEXT:    planned (device)        3.00 MiB  (3145728 bytes){{$}}
 // TEXT-NEXT:    modeled time         4.939e-06 s  (device h100){{$}}
-// TEXT-NEXT:    floor                   3.00 MiB  (3145728 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#B:]]:8){{$}}
+// TEXT-NEXT:    floor                   1.50 MiB  (1572864 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#B:]]:8){{$}}
 // TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#B]]:8 ('linalg.exp'), largest live buffers:{{$}}
 // TEXT-NEXT:                  1.50 MiB  {{.*}}report.mlir:[[#B]]:8 (linalg.exp, returned){{$}}
 // TEXT-NEXT:    secondary figures:{{$}}
@@ -232,7 +235,7 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 1572864,
 // JSON-NEXT:          "estimated_ops": 0,
-// JSON-NEXT:          "floor_bytes": 3145728,
+// JSON-NEXT:          "floor_bytes": 1572864,
 // JSON-NEXT:          "floor_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
 // JSON-NEXT:          "floor_op": "linalg.exp",
 // JSON-NEXT:          "floor_working_set_bytes": 0,

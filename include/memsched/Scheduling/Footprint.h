@@ -82,6 +82,10 @@ std::optional<Footprint> computeFootprint(const Problem &problem,
 struct FootprintFloor {
   int64_t residentBytes = 0;
   int64_t escapingBytes = 0;
+  /// Returned bytes left out of escapingBytes: they may take the buffer of
+  /// an argument (counted among the resident bytes) the function no longer
+  /// reads.
+  int64_t escapingInResidentBytes = 0;
   /// The largest working set of one task.
   int64_t workingSetBytes = 0;
   /// The task with that working set (kNoId without tasks).
