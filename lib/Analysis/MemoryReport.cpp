@@ -849,6 +849,12 @@ int64_t mlir::memsched::getCallOperandCopyBytes(CallOpInterface call) {
     if (!isa<RankedTensorType>(operand.getType()) ||
         index >= callee.getNumArguments())
       continue;
+    // A view whose layout the argument's type lacks is copied whatever the
+    // callee does with it.
+    if (isCopiedAtFunctionBoundary(operand)) {
+      bytes += getCallTensorBytes(operand.getType());
+      continue;
+    }
     DenseSet<std::pair<Operation *, unsigned>> active;
     if (!mayWriteArgument(callee, index, active))
       continue;

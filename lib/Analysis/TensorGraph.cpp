@@ -276,12 +276,7 @@ static bool mayHaveStridedType(Value value) {
   return source && mayHaveStridedType(source);
 }
 
-/// Whether one-shot bufferization copies `value` where the function returns
-/// it: with identity layouts at the function boundary, a returned view with
-/// an offset or strides other than row-major is copied into a new buffer
-/// right before the return (a view of unknown layout counts as copied), and
-/// so is a choice's result whose type has a dynamic layout.
-static bool isCopiedOnReturn(Value value) {
+bool mlir::memsched::isCopiedAtFunctionBoundary(Value value) {
   Operation *def = value.getDefiningOp();
   if (isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(def))
     return mayHaveStridedType(value);
@@ -795,8 +790,8 @@ private:
   DenseSet<Operation *> sliceWriters;
   /// Those insertions.
   DenseSet<Operation *> sliceInsertions;
-  /// The operands of the return that it copies (isCopiedOnReturn); when
-  /// there are any, the return is the last task.
+  /// The operands of the return that it copies (isCopiedAtFunctionBoundary);
+  /// when there are any, the return is the last task.
   SmallVector<unsigned> returnCopies;
 };
 
@@ -993,7 +988,7 @@ void TensorGraphBuilder::groupOps() {
   // return, a task of its own after every other.
   Operation *terminator = block.getTerminator();
   for (OpOperand &returned : terminator->getOpOperands())
-    if (isCopiedOnReturn(returned.get()))
+    if (isCopiedAtFunctionBoundary(returned.get()))
       returnCopies.push_back(returned.getOperandNumber());
   if (returnCopies.empty())
     return;

@@ -190,12 +190,13 @@ std::optional<int64_t> computeModelPeak(func::FuncOp func,
 /// read other functions, so this is how they see callees.
 void annotateCallWorkspaces(ModuleOp module);
 
-/// The bytes the caller copies before `call` so that its callee (a function
-/// with a body) can write into an argument: each operand the callee may
-/// write (a write into the argument or a view of it, or passing it to
-/// control flow or a call) that is a constant or a view of one, or whose
-/// buffer the caller reads after the call (calls are fences: no pass moves
-/// a reader across one).
+/// The bytes the caller copies before `call` (to a function with a body):
+/// each operand whose layout the identity layout of the argument lacks
+/// (isCopiedAtFunctionBoundary), and so that the callee can write into an
+/// argument, each operand the callee may write (a write into the argument
+/// or a view of it, or passing it to control flow or a call) that is a
+/// constant or a view of one, or whose buffer the caller reads after the
+/// call (calls are fences: no pass moves a reader across one).
 int64_t getCallOperandCopyBytes(CallOpInterface call);
 
 /// Whether some call in `module` to a function with a body has no

@@ -160,6 +160,13 @@ OpOperand *getTiedInit(OpResult result);
 /// reads nothing and may share its source's buffer); null for other ops.
 Value getViewCandidateSource(Operation *op);
 
+/// Whether one-shot bufferization copies `value` where it crosses a
+/// function boundary (returned, or passed to a call): with identity layouts
+/// there, a view with an offset or strides other than row-major is copied
+/// into a new buffer (a view of unknown layout counts as copied), and so is
+/// a choice's result whose type has a dynamic layout.
+bool isCopiedAtFunctionBoundary(Value value);
+
 /// Whether the result of `op` tied to `init` may be written into the buffer
 /// of the input `input`, as far as the op itself tells: the op is
 /// elementwise on tensors (every loop parallel), its payload does not read

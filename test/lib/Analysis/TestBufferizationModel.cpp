@@ -85,24 +85,35 @@ static bool writesArgument(func::FuncOp callee, unsigned index) {
   return false;
 }
 
-/// Whether `op` allocates a copy of a call's operand that the callee writes
-/// into: every use copies into it or passes it to such a call. The model
-/// counts it in the call's workspace. (A copy made for another reason, a
-/// result aliasing the operand written later, counts in max-live.)
+/// Whether `op` allocates a copy of a call's operand, one the callee writes
+/// into or one with the argument's identity layout: every use copies into
+/// it or passes it to a call, which writes it or has the copied value's
+/// type as the argument's. The model counts it in the call's workspace. (A
+/// copy made for another reason, a result aliasing the operand written
+/// later, counts in max-live.)
 static bool isCallOperandCopy(Operation *op) {
   if (!isa<memref::AllocOp>(op))
     return false;
   bool passed = false;
+  bool copiesStridedView = false;
+  SmallVector<OpOperand *> callUses;
   for (OpOperand &use : op->getResult(0).getUses()) {
     if (auto copy = dyn_cast<memref::CopyOp>(use.getOwner());
-        copy && copy.getTarget() == use.get())
+        copy && copy.getTarget() == use.get()) {
+      auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+      copiesStridedView |= source && !source.getLayout().isIdentity();
       continue;
-    auto call = dyn_cast<func::CallOp>(use.getOwner());
-    if (!call)
+    }
+    if (!isa<func::CallOp>(use.getOwner()))
       return false;
+    callUses.push_back(&use);
+  }
+  for (OpOperand *use : callUses) {
+    auto call = cast<func::CallOp>(use->getOwner());
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
-    if (!callee || !writesArgument(callee, use.getOperandNumber()))
+    if (!callee || (!copiesStridedView &&
+                    !writesArgument(callee, use->getOperandNumber())))
       return false;
     passed = true;
   }
