@@ -165,10 +165,12 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
   // And a result with a tied init may take the init's buffer, a writable
   // argument's included, once the init's other readers run before it or
   // read a recomputed copy (or are erased).
+  // Arguments in host memory (size 0) hold no device results.
   llvm::SmallDenseSet<BufferId> argumentBuffers;
   if (problem.numTasks() != 0)
     for (BlockArgument argument : graph.getOp(0)->getBlock()->getArguments())
-      if (BufferId buffer = anyBufferOf(argument); buffer != kNoId)
+      if (BufferId buffer = anyBufferOf(argument);
+          buffer != kNoId && problem.buffer(buffer).sizeBytes != 0)
         argumentBuffers.insert(buffer);
   // The buffers a write may take: transient ones and writable arguments.
   auto writableBufferOf = [&](Value value) -> BufferId {
@@ -266,9 +268,8 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
     for (BufferId buffer : placed)
       placedElsewhere[id] += problem.buffer(buffer).sizeBytes;
     // A pair is one buffer: the result, or the input where the result is
-    // a returned buffer's storage already.
-    // A result takes one buffer, so one of its pairs counts; a writable
-    // argument's buffer is out of the working set already.
+    // a returned buffer's storage already. A result takes one buffer, so
+    // one of its pairs counts; an argument's is out of the working set.
     llvm::SmallDenseSet<BufferId> paired;
     for (auto [result, input] : pairs[id]) {
       if (escaping[result] || !paired.insert(result).second)
