@@ -423,7 +423,11 @@ static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
     return llvm::all_of(viewed.getUsers(), [&](Operation *user) {
       if (user == op)
         return viewed == value;
-      if (isReshapeView(user))
+      // One-shot bufferization counts a collapse as a read of its source
+      // (it may copy), even one nothing reads.
+      bool readsItself = isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(user);
+      if (isReshapeView(user) && (!readsItself || (user->getBlock() == block &&
+                                                   user->isBeforeInBlock(op))))
         return readBeforeOp(user->getResult(0));
       if (user->getBlock() != block || !user->isBeforeInBlock(op) ||
           getViewCandidateSource(user))
