@@ -391,6 +391,12 @@ static bool isComputedInForallTile(Operation *op, OpOperand &init) {
   });
 }
 
+/// Whether one-shot bufferization counts view `op` as a read of its source,
+/// even where nothing reads the view: a collapse or reshape may copy.
+static bool isViewThatReads(Operation *op) {
+  return isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(op);
+}
+
 /// Whether `op` reshapes its source in place (a view of the same buffer).
 static bool isReshapeView(Operation *op) {
   return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) &&
@@ -423,11 +429,9 @@ static bool writesIntoInitForSure(Operation *op, OpOperand &init) {
     return llvm::all_of(viewed.getUsers(), [&](Operation *user) {
       if (user == op)
         return viewed == value;
-      // One-shot bufferization counts a collapse as a read of its source
-      // (it may copy), even one nothing reads.
-      bool readsItself = isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(user);
-      if (isReshapeView(user) && (!readsItself || (user->getBlock() == block &&
-                                                   user->isBeforeInBlock(op))))
+      if (isReshapeView(user) &&
+          (!isViewThatReads(user) ||
+           (user->getBlock() == block && user->isBeforeInBlock(op))))
         return readBeforeOp(user->getResult(0));
       if (user->getBlock() != block || !user->isBeforeInBlock(op) ||
           getViewCandidateSource(user))
@@ -1175,7 +1179,7 @@ void TensorGraphBuilder::run() {
     // before it. A collapse or reshape may copy, so one-shot bufferization
     // counts it as a read.
     Value viewed = getViewSource(&op);
-    bool viewReads = isa<tensor::CollapseShapeOp, tensor::ReshapeOp>(op);
+    bool viewReads = isViewThatReads(&op);
     if (viewed && !viewReads)
       readThroughViews.push_back(&op);
     for (Value used : usedValues(op)) {

@@ -170,22 +170,18 @@ std::pair<TaskId, TaskId> findForwardEnds(const DefinedBuffers &defined,
 std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
                                                       int32_t maxStages,
                                                       std::string *reason) {
-  auto fail = [&](std::string message) -> std::optional<TaskChain> {
-    setError(reason, std::move(message));
-    return std::nullopt;
-  };
   // Buffers' last readers anywhere; with the forward part's end, below.
   DefinedBuffers readAnywhere = getDefinedBuffers(problem, kNoId);
   std::optional<RematGraph> chainGraph = getChainGraph(problem, readAnywhere);
   if (!chainGraph) {
-    fail("a task reads a value defined after it");
+    setError(reason, "a task reads a value defined after it");
     return {};
   }
   const RematGraph &graph = *chainGraph;
   const std::vector<RematNode> &nodes = graph.nodes;
   int32_t numTasks = static_cast<int32_t>(nodes.size());
   if (numTasks < 4 || maxStages < 2) {
-    fail("too few tasks");
+    setError(reason, "too few tasks");
     return {};
   }
   std::vector<std::vector<TaskId>> readers(numTasks);
@@ -345,7 +341,7 @@ std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
   }
   int32_t length = static_cast<int32_t>(cuts.size()) + 1;
   if (length < 2) {
-    fail("the forward part has no single-value cut");
+    setError(reason, "the forward part has no single-value cut");
     return {};
   }
 
@@ -390,6 +386,13 @@ std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
         if (reader > forwardEnd)
           readsSavedOfOutput.insert({reader, task});
   }
+  // Each forward task's last backward reader, and the escaping buffers.
+  std::vector<TaskId> lastBackwardReader(numTasks, kNoId);
+  for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
+    for (NodeId input : nodes[t].inputs)
+      if (input <= forwardEnd)
+        lastBackwardReader[input] = t;
+  std::vector<bool> escaping = problem.escapingBuffers();
   // The rest depends on how a backward task that reads only a stage's
   // output is read (see findTaskChains).
   auto readChain = [&](bool lastReaderOwnsOutput) -> std::optional<TaskChain> {
@@ -397,11 +400,6 @@ std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
     // stages never increasing in program order. A stage's output x^l is read
     // by the backward of the next stage and its own: a task reading only x^l
     // of stage l belongs to stage l + 1, but for x^l's last reader.
-    std::vector<TaskId> lastBackwardReader(numTasks, kNoId);
-    for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
-      for (NodeId input : nodes[t].inputs)
-        if (input <= forwardEnd)
-          lastBackwardReader[input] = t;
     std::vector<int32_t> backwardStage(numTasks, 0);
     int32_t current = length;
     for (TaskId t = forwardEnd + 1; t < numTasks; ++t) {
@@ -515,7 +513,6 @@ std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
         for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
           if (entry.lastReader > forwardEnd)
             chain.stages[length - 1].gradBytes += entry.sizeBytes;
-    std::vector<bool> escaping = problem.escapingBuffers();
     std::vector<int64_t> dyingAfter(numTasks, 0);
     for (TaskId t = forwardEnd + 1; t < numTasks; ++t)
       for (const DefinedBuffers::Entry &entry : defined.ofTask[t])
@@ -540,8 +537,10 @@ std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
           std::max<int64_t>(0, backwardPeak[l] - passed);
     }
     std::string why;
-    if (!chain.verify(&why))
-      return fail("the chain read off the tasks is invalid: " + why);
+    if (!chain.verify(&why)) {
+      setError(reason, "the chain read off the tasks is invalid: " + why);
+      return std::nullopt;
+    }
     return result;
   };
   std::vector<TaskChain> readings;

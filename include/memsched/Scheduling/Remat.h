@@ -111,10 +111,9 @@ struct RematOptions {
   /// candidate (and so auto's plan) can differ between runs.
   double ilpTimeLimitSeconds = 2.0;
   /// `auto` also reads the problem as a chain of at most this many stages
-  /// (adjacent ones merged beyond it) and adds
-  /// the plan of Rotor's dynamic program on that chain as a candidate
-  /// (RematRotor.h); 0 turns the phase off. Its time grows with the cube
-  /// of the stages.
+  /// (adjacent ones merged beyond it) and adds the plan of Rotor's dynamic
+  /// program on that chain as a candidate (RematRotor.h); 0 turns the
+  /// phase off. Its time grows with the cube of the stages.
   int32_t rotorMaxStages = 128;
   /// Memory slots of that program at the budget (its time grows linearly
   /// with them).

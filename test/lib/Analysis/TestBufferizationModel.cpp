@@ -94,7 +94,6 @@ static bool writesArgument(func::FuncOp callee, unsigned index) {
 static bool isCallOperandCopy(Operation *op) {
   if (!isa<memref::AllocOp>(op))
     return false;
-  bool passed = false;
   bool copiesStridedView = false;
   SmallVector<OpOperand *> callUses;
   for (OpOperand &use : op->getResult(0).getUses()) {
@@ -115,9 +114,8 @@ static bool isCallOperandCopy(Operation *op) {
     if (!callee || (!copiesStridedView &&
                     !writesArgument(callee, use->getOperandNumber())))
       return false;
-    passed = true;
   }
-  return passed;
+  return !callUses.empty();
 }
 
 /// The bytes of the operand copies `call` is passed (isCallOperandCopy).
