@@ -665,7 +665,8 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
       {kReorderAttrName, &report.reorder},
       {kRematAttrName, &report.remat},
       {kSwapAttrName, &report.swap},
-      {kFitAttrName, &report.fit}};
+      {kFitAttrName, &report.fit},
+      {kSplitAttrName, &report.split}};
   for (auto [name, target] : dictionaries) {
     auto dict = func->getAttrOfType<DictionaryAttr>(name);
     if (!dict)
@@ -1031,6 +1032,8 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
     object["swap"] = llvm::json::Object(report.swap);
   if (!report.fit.empty())
     object["fit"] = llvm::json::Object(report.fit);
+  if (!report.split.empty())
+    object["split"] = llvm::json::Object(report.split);
   if (!report.plan.empty()) {
     llvm::json::Array plan;
     for (const PlanEntry &entry : report.plan)
@@ -1138,6 +1141,15 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
        << report.floorBytes << " bytes = resident + returned + "
        << formatBytes(report.floorWorkingSetBytes) << " for '" << report.floorOp
        << "' at " << report.floorLocation << ")\n";
+    if (!report.split.empty()) {
+      auto integer = [&](StringRef key) {
+        return report.split.getInteger(key).value_or(0);
+      };
+      os << "  " << llvm::left_justify("floor before split", 22)
+         << llvm::right_justify(formatBytes(integer("floor_before_bytes")), 12)
+         << "  (" << integer("ops_split") << " ops split into "
+         << integer("pieces") << " pieces)\n";
+    }
     if (!report.peakOp.empty()) {
       os << "  " << llvm::left_justify("peak at", 22) << report.peakLocation
          << " ('" << report.peakOp << "'), largest live buffers:\n";

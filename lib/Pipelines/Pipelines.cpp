@@ -148,6 +148,7 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.device = options.device;
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
+    fitOptions.allowSplit = options.allowSplit;
     fitOptions.ilpMaxTasks = options.ilpMaxTasks;
     fitOptions.offload.assign(options.offload.begin(), options.offload.end());
     if (fitReorders)

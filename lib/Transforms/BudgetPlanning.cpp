@@ -59,6 +59,9 @@ void ThreadDiagnostics::emit(MLIRContext *context,
 int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
                                              int64_t currentPlannedBytes) {
   // The earliest memsched rewrite records what the input planned.
+  if (auto split = func->getAttrOfType<DictionaryAttr>(kSplitAttrName))
+    if (auto before = split.getAs<IntegerAttr>("planned_before_bytes"))
+      return before.getInt();
   if (auto offload = func->getAttrOfType<DictionaryAttr>(kOffloadAttrName))
     if (auto before = offload.getAs<IntegerAttr>("planned_before_bytes"))
       return before.getInt();

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Analysis/DeviceSpec.h"
+#include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
 #include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
@@ -89,7 +90,7 @@ void FitPass::runOnOperation() {
         << "'; expected one of: " << scheduling::getReorderAlgorithmNames();
     return signalPassFailure();
   }
-  if (offload.empty() && reorder.empty()) {
+  if (offload.empty() && reorder.empty() && !allowSplit) {
     if (failed(runBudgetPlanning(func, costModel, config)))
       signalPassFailure();
     return;
@@ -104,6 +105,8 @@ struct PlannedCopy {
   func::FuncOp copy;
   bool offloaded = false;
   bool reordered = false;
+  /// Whether the copy was split (memsched-split) before it was planned.
+  bool split = false;
   BudgetPlanningOutcome outcome;
   bool succeeded = false;
   std::vector<Diagnostic> diagnostics;
@@ -127,9 +130,9 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
                                   const BudgetPassConfig &config) {
   MLIRContext *context = func.getContext();
   std::vector<std::unique_ptr<PlannedCopy>> ways;
-  auto addWay = [&](bool offloaded) -> PlannedCopy & {
+  auto addWay = [&](func::FuncOp source, bool offloaded) -> PlannedCopy & {
     ways.push_back(std::make_unique<PlannedCopy>());
-    ways.back()->copy = func.clone();
+    ways.back()->copy = source.clone();
     ways.back()->offloaded = offloaded;
     return *ways.back();
   };
@@ -149,19 +152,22 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     (void)applyReorder(way.copy, costModel, name, options);
     way.reordered = getOpSequence(way.copy) != before;
   };
-  // The order with the smallest peak is not always the best one to plan:
-  // recomputation may reach less from the input's order (a GPT step whose
-  // gradients are accumulated: 7.51 GiB at min reordered, 5.49 GiB as
-  // given). With `reorder=`, the function is planned both ways.
-  if (!reorder.empty()) {
-    reorderCopy(addWay(false), reorder);
-    if (ways.back()->reordered)
-      addWay(false);
-  } else {
-    addWay(false);
-  }
-  if (!offload.empty()) {
-    PlannedCopy &with = addWay(true);
+  // The ways of planning `source`, added to `ways`.
+  auto addWaysOf = [&](func::FuncOp source) -> LogicalResult {
+    // The order with the smallest peak is not always the best one to plan:
+    // recomputation may reach less from the input's order (a GPT step whose
+    // gradients are accumulated: 7.51 GiB at min reordered, 5.49 GiB as
+    // given). With `reorder=`, the function is planned both ways.
+    if (!reorder.empty()) {
+      reorderCopy(addWay(source, false), reorder);
+      if (ways.back()->reordered)
+        addWay(source, false);
+    } else {
+      addWay(source, false);
+    }
+    if (offload.empty())
+      return success();
+    PlannedCopy &with = addWay(source, true);
     {
       // An offload the function refuses (no parameters, ...) is an error of
       // the option, whatever the plan without it would give.
@@ -179,30 +185,59 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     if (!reorder.empty())
       reorderCopy(with, reorder);
     else if (auto recorded =
-                 func->getAttrOfType<DictionaryAttr>(kReorderAttrName))
+                 source->getAttrOfType<DictionaryAttr>(kReorderAttrName))
       if (auto name = recorded.getAs<StringAttr>("algorithm"))
         reorderCopy(with, name.getValue());
-  }
+    return success();
+  };
   auto plan = [&](PlannedCopy &way) {
     ThreadDiagnostics hold(context, &way.diagnostics);
-    way.succeeded =
-        succeeded(runBudgetPlanning(way.copy, costModel, config, &way.outcome));
+    // A split way's remark is the pass's own (its figures before are the
+    // input's, not the split function's).
+    way.succeeded = succeeded(runBudgetPlanning(
+        way.copy, costModel, config, &way.outcome, /*quiet=*/way.split));
   };
-  // The copies are detached functions, planned side by side as the
-  // functions of a module are. Threads of their own, not the context's
-  // pool: a pass waiting on the pool may run another function's pass
-  // meanwhile, which takes this thread's place in the order that keeps
-  // diagnostics deterministic.
-  if (context->isMultithreadingEnabled()) {
-    std::vector<std::thread> others;
-    for (std::unique_ptr<PlannedCopy> &way : llvm::drop_begin(ways))
-      others.emplace_back([&plan, &way] { plan(*way); });
-    plan(*ways.front());
-    for (std::thread &other : others)
-      other.join();
-  } else {
-    for (std::unique_ptr<PlannedCopy> &way : ways)
-      plan(*way);
+  // Plans the ways from `first` on. The copies are detached functions,
+  // planned side by side as the functions of a module are. Threads of their
+  // own, not the context's pool: a pass waiting on the pool may run another
+  // function's pass meanwhile, which takes this thread's place in the order
+  // that keeps diagnostics deterministic.
+  auto planWays = [&](size_t first) {
+    if (context->isMultithreadingEnabled()) {
+      std::vector<std::thread> others;
+      for (size_t i = first + 1; i < ways.size(); ++i)
+        others.emplace_back([&plan, way = ways[i].get()] { plan(*way); });
+      plan(*ways[first]);
+      for (std::thread &other : others)
+        other.join();
+    } else {
+      for (size_t i = first; i < ways.size(); ++i)
+        plan(*ways[i]);
+    }
+  };
+  if (failed(addWaysOf(func)))
+    return failure();
+  planWays(0);
+  // Where no way meets the budget (or for `min`), the ways again from the
+  // function with the ops setting its floor split: a budget under the floor
+  // is out of reach of every other lever.
+  bool anyMet = llvm::any_of(ways, [](const std::unique_ptr<PlannedCopy> &way) {
+    return way->succeeded;
+  });
+  size_t unsplitWays = ways.size();
+  if (allowSplit && (config.budget.isMinimum || !anyMet)) {
+    func::FuncOp split = func.clone();
+    auto erase = llvm::make_scope_exit([&] { split.erase(); });
+    Budget lowest;
+    lowest.isMinimum = true;
+    if (splitToFloor(split, costModel, lowest,
+                     MemschedSplitPassOptions().maxPieces)) {
+      if (failed(addWaysOf(split)))
+        return failure();
+      for (size_t i = unsplitWays; i < ways.size(); ++i)
+        ways[i]->split = true;
+      planWays(unsplitWays);
+    }
   }
   // The first way wins ties, so that a reordered plan is kept where the
   // input's order does no better.
@@ -216,6 +251,11 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
   chosen->emitDiagnostics(context);
   if (!chosen->succeeded)
     return failure();
+  // A split copy was planned from the split function; its figures before
+  // are the input's, so that the time the pieces cost shows.
+  std::optional<FunctionReport> input;
+  if (chosen->split)
+    input = analyzeFunction(func, costModel);
   // The chosen copy becomes the function: body, argument and result
   // attributes (the calling convention), and the planners' dictionaries.
   func.getBody().takeBody(chosen->copy.getBody());
@@ -226,6 +266,37 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
       entries.set("offload", BoolAttr::get(context, chosen->offloaded));
     if (!reorder.empty())
       entries.set("reordered", BoolAttr::get(context, chosen->reordered));
+    if (allowSplit)
+      entries.set("split", BoolAttr::get(context, chosen->split));
+    if (input) {
+      Builder builder(context);
+      entries.set("planned_before_bytes",
+                  builder.getI64IntegerAttr(input->plannedBytes()));
+      entries.set("time_before_s",
+                  builder.getF64FloatAttr(input->modeledTimeSeconds));
+      DictionaryAttr fields = entries.getDictionary(context);
+      auto integer = [&](DictionaryAttr dict, StringRef name) -> int64_t {
+        auto value = dict ? dict.getAs<IntegerAttr>(name) : IntegerAttr();
+        return value ? value.getInt() : 0;
+      };
+      auto split = func->getAttrOfType<DictionaryAttr>(kSplitAttrName);
+      auto chosenName = fields.getAs<StringAttr>("chosen");
+      auto timeAfter = fields.getAs<FloatAttr>("time_after_s");
+      emitRemark(func.getLoc())
+          << "memsched-fit: planned memory "
+          << formatBytes(input->plannedBytes()) << " -> "
+          << formatBytes(integer(fields, "planned_after_bytes")) << " within "
+          << formatBytes(integer(fields, "budget_bytes")) << " with "
+          << (chosenName ? chosenName.getValue() : "?") << " after splitting "
+          << integer(split, "ops_split") << " ops (floor "
+          << formatBytes(integer(split, "floor_before_bytes")) << " -> "
+          << formatBytes(integer(split, "floor_after_bytes"))
+          << "), modelled time "
+          << llvm::formatv("{0:e3}", input->modeledTimeSeconds) << " s -> "
+          << llvm::formatv("{0:e3}",
+                           timeAfter ? timeAfter.getValueAsDouble() : 0.0)
+          << " s";
+    }
     func->setAttr(kFitAttrName, entries.getDictionary(context));
   }
   return success();

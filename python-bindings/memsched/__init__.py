@@ -66,7 +66,7 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device=None,
 
 def optimize(text, budget=None, device=None, allow_remat=True,
              allow_swap=True, timeline=True, offload=(), ilp_max_tasks=0,
-             fuse_elementwise=False):
+             fuse_elementwise=False, allow_split=True):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
@@ -95,11 +95,15 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     (``ilp-max-tasks``; seconds per function). ``fuse_elementwise`` lets
     the reordering also plan each function after upstream elementwise
     fusion and keep it where its peak is lower (with a budget, that
-    reordered function is then what is fitted). An unreachable budget raises
+    reordered function is then what is fitted). ``allow_split`` lets a
+    budget under the floor split the ops whose working sets set it
+    (``memsched-split``; the report's ``split`` entry says what). An
+    unreachable budget raises
     ``MLIRError`` naming the smallest reachable one.
     """
     options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
-               "allow-swap=%s" % ("true" if allow_swap else "false")]
+               "allow-swap=%s" % ("true" if allow_swap else "false"),
+               "allow-split=%s" % ("true" if allow_split else "false")]
     budget = budgets.normalize(budget)
     if budget is not None:
         options.append("budget=%s" % budget)

@@ -139,6 +139,8 @@ struct FunctionReport {
   llvm::json::Object swap;
   /// The `memsched.fit` dictionary memsched-fit left on the function.
   llvm::json::Object fit;
+  /// The `memsched.split` dictionary memsched-split left on the function.
+  llvm::json::Object split;
   /// resident + arena + escaping (scheduling::Footprint): the device memory
   /// the function needs after buffer planning, what a budget bounds.
   int64_t plannedBytes() const {

@@ -61,6 +61,12 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
   ::mlir::detail::PassOptions::Option<bool> allowSwap{
       *this, "allow-swap", llvm::cl::desc("Consider swapping to host memory"),
       llvm::cl::init(true)};
+  ::mlir::detail::PassOptions::Option<bool> allowSplit{
+      *this, "allow-split",
+      llvm::cl::desc("memsched-fit's allow-split: where the budget is not "
+                     "met (or is min), also plan the function with the ops "
+                     "setting its floor split (memsched-split)"),
+      llvm::cl::init(true)};
   ::mlir::detail::PassOptions::ListOption<std::string> offload{
       *this, "offload",
       llvm::cl::desc("Resident state that may stay in host memory "

@@ -147,9 +147,30 @@ applyReorder(func::FuncOp func, const CostModel &costModel,
              StringRef algorithmName,
              const scheduling::ReorderOptions &options);
 
+/// What memsched-split did to a function.
+struct SplitOutcome {
+  int64_t floorBeforeBytes = 0;
+  int64_t floorAfterBytes = 0;
+  /// Ops split, the producers split with them included.
+  int64_t opsSplit = 0;
+  /// Pieces of the ops whose working sets set the floor.
+  int64_t pieces = 0;
+};
+
+/// Splits the ops whose working sets set the floor of \p func into pieces
+/// along a parallel loop (memsched-split), until the floor is within
+/// \p budget (for `min`, while splits lower it), at most \p maxPieces per
+/// op, and records `memsched.split`. std::nullopt, \p func unchanged, when
+/// no split lowers the floor.
+std::optional<SplitOutcome> splitToFloor(func::FuncOp func,
+                                         const CostModel &costModel,
+                                         const Budget &budget,
+                                         int64_t maxPieces);
+
 /// The footprint a fractional budget is a fraction of: the planned bytes of
-/// \p func before memsched rewrote it (recorded by memsched-reorder when it
-/// ran first), else \p currentPlannedBytes.
+/// \p func before memsched rewrote it (recorded by memsched-split,
+/// memsched-offload or memsched-reorder, whichever ran first), else \p
+/// currentPlannedBytes.
 int64_t getInputPlannedBytes(func::FuncOp func, int64_t currentPlannedBytes);
 
 } // namespace mlir::memsched

@@ -305,7 +305,9 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     also planned with that resident state in host memory (memsched-offload)
     and the better of the two outcomes is kept: met before not met, then
     the faster (for `min`, the smaller); `memsched.fit`'s `offload` says
-    which.
+    which. Where no way meets the budget, or for `min`, each way is also
+    planned from the function split by memsched-split (to its lowest floor),
+    and the better kept; `memsched.fit`'s `split` says which.
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
@@ -324,6 +326,9 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
            "Consider recomputation">,
     Option<"allowSwap", "allow-swap", "bool", "true",
            "Consider swapping to host memory">,
+    Option<"allowSplit", "allow-split", "bool", "true",
+           "Where the budget is not met (or is min), also plan the function "
+           "with the ops setting its floor split (memsched-split)">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of each planner's refinement, in "
            "milliseconds (0: none; the planners stop at work limits)">,
@@ -335,6 +340,52 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
            "Device preset or .json file; empty: the recorded one, else h100">,
   ];
   let dependentDialects = ["::mlir::memsched::MemschedDialect"];
+}
+
+def MemschedSplitPass : Pass<"memsched-split", "mlir::func::FuncOp"> {
+  let summary = "Split the op whose working set bounds the footprint into "
+                "pieces along a parallel loop (TSPLIT's lever)";
+  let description = [{
+    Tensor level; an identity rewrite. Recomputation and swapping cannot go
+    below the floor (`memsched-report`'s `floor_bytes`): resident bytes,
+    returned bytes and the largest working set of one op. When the floor is
+    above `budget=`, the op setting it is split along one of its parallel
+    loops into pieces that run one after another, each computing its range
+    of that loop into its slice of the op's result (the tiled op of
+    upstream's TilingInterface). Its producers that only it reads and that
+    can be computed slice by slice (`linalg.fill`, elementwise and
+    broadcasting linalg ops, `tensor.insert_slice` into a larger tensor
+    where the insertion covers the split dimension, `tensor.empty`) are
+    split with it, so their large results exist one piece at a time. Each
+    element is computed by the same operations in the same order, so
+    results are bit-identical.
+
+    The loop split is the first parallel loop, in the order of the result's
+    dimensions, along which every operand is either not read or read
+    through that loop alone (disjoint slices: the batch of a convolution or
+    a pooling backward). The number of pieces is the smallest power of two
+    up to `max-pieces` whose split brings the floor within the budget, else
+    the one that lowers it most; then the next op setting the floor is
+    tried, until the floor is within the budget or no split lowers it. For
+    `min`, splits continue while they lower the floor. The function gets a
+    `memsched.split` dictionary (floors before and after, ops split,
+    pieces, planned bytes before, which budget fractions refer to). Nothing
+    changes when the floor is within the budget.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"budget", "budget", "std::string", "\"\"",
+           "Bound on the footprint, as memsched-fit's (a size, a fraction "
+           "of the planned bytes before memsched such as 0.5x, or min)">,
+    Option<"maxPieces", "max-pieces", "int64_t", "16",
+           "Most pieces one op is split into (at least 2)">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file; empty: the recorded one, else h100 "
+           "(for op workspaces)">,
+  ];
 }
 
 def MemschedPlanBuffersPass

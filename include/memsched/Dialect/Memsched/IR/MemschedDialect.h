@@ -58,6 +58,10 @@ inline constexpr llvm::StringLiteral kOffloadAttrName = "memsched.offload";
 /// Dictionary a function carries after memsched-fit: the plan chosen among
 /// remat-only, swap-only and the joint ones, with the modelled times.
 inline constexpr llvm::StringLiteral kFitAttrName = "memsched.fit";
+/// Dictionary a function carries after memsched-split: the floors before and
+/// after, what was split, and the planned bytes before (which budget
+/// fractions refer to).
+inline constexpr llvm::StringLiteral kSplitAttrName = "memsched.split";
 /// Integer marking an op memsched-remat cloned to recompute a value. Each
 /// clone has its own number, so CSE cannot merge it with its original or
 /// with another clone.
