@@ -394,6 +394,24 @@ static int64_t splitOp(RewriterBase &rewriter, linalg::LinalgOp op,
     llvm::sort(slices, [](tensor::ExtractSliceOp a, tensor::ExtractSliceOp b) {
       return a->isBeforeInBlock(b);
     });
+    // A piece reading the value twice (two operands) slices it twice the
+    // same way: one slice, so that the producer's piece is computed once.
+    SmallVector<tensor::ExtractSliceOp> distinct;
+    for (tensor::ExtractSliceOp slice : slices) {
+      auto same = llvm::find_if(distinct, [&](tensor::ExtractSliceOp other) {
+        return other.getResultType() == slice.getResultType() &&
+               other.getStaticOffsets() == slice.getStaticOffsets() &&
+               other.getStaticSizes() == slice.getStaticSizes() &&
+               other.getStaticStrides() == slice.getStaticStrides() &&
+               other->getBlock() == slice->getBlock();
+      });
+      if (same == distinct.end()) {
+        distinct.push_back(slice);
+        continue;
+      }
+      rewriter.replaceOp(slice, same->getResult());
+    }
+    slices = std::move(distinct);
     SmallVector<Operation *> created;
     if (failed(splitProducer(rewriter, source, slices, created)))
       continue;
@@ -411,10 +429,11 @@ static SmallVector<linalg::LinalgOp> findSplitRoots(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (linalgOp && findSplitLoop(linalgOp))
     roots.push_back(linalgOp);
-  if (op->getNumResults() == 1 && op->getResult(0).hasOneUse()) {
-    auto reader =
-        dyn_cast<linalg::LinalgOp>(*op->getResult(0).getUsers().begin());
-    if (reader && findSplitLoop(reader))
+  if (op->getNumResults() == 1 && !op->getResult(0).use_empty()) {
+    Operation *user = *op->getResult(0).getUsers().begin();
+    auto reader = dyn_cast<linalg::LinalgOp>(user);
+    if (reader && findSplitLoop(reader) &&
+        llvm::all_equal(op->getResult(0).getUsers()))
       roots.push_back(reader);
   }
   return roots;
@@ -553,7 +572,10 @@ mlir::memsched::splitToFloor(func::FuncOp func, const CostModel &costModel,
   if (bestPlan.empty())
     return std::nullopt;
   int64_t opsSplit = applySplitPlan(func, bestPlan).opsSplit;
-  // Equal pieces (fills of equal empties) stay apart under CSE.
+  // Empties and equal pieces (fills of equal empties) stay apart under CSE:
+  // merged, the pieces of two ops would write into slices of one buffer,
+  // which bufferization then copies.
+  numberAllocations(func);
   keepDuplicatesApart(func);
   int64_t pieceCount = 0;
   for (auto [position, pieces] : bestPlan)

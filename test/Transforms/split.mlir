@@ -8,7 +8,7 @@
 // RUN: memsched-opt %s -memsched-split=budget=min -test-memsched-check-bufferization-model -o /dev/null | FileCheck %s --check-prefix=MODEL
 // Results are bit-identical on CPU (the pieces offset `linalg.index` of the
 // split loop, which @pool_backward's payload reads).
-// RUN: for f in pool_backward pad_conv shared_producer; do \
+// RUN: for f in pool_backward pad_conv shared_producer two_roots; do \
 // RUN:   memsched-opt %s -memsched-exec-harness=func=$f -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.$f.original && \
 // RUN:   memsched-opt %s -memsched-split=budget=min -cse -canonicalize -memsched-exec-harness=func=$f -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.$f.split && \
 // RUN:   diff %t.$f.original %t.$f.split || exit 1; \
@@ -30,7 +30,7 @@
 // CHECK-SAME: memsched.split = {floor_after_bytes = 71232 : i64, floor_before_bytes = 168336 : i64, ops_split = 7 : i64, pieces = 8 : i64, planned_before_bytes = 168464 : i64}
 // CHECK: %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x4x16x16xf32>)
 // CHECK: %[[G0:.+]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
-// CHECK: %[[E0:.+]] = tensor.empty() : tensor<1x4x17x17xf32>
+// CHECK: %[[E0:.+]] = tensor.empty() {memsched.allocation = {{[0-9]+}} : i64} : tensor<1x4x17x17xf32>
 // CHECK: %[[F0:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] :
 // CHECK: %[[P0:.+]] = tensor.insert_slice %[[G0]] into %[[F0]][0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 2, 2]
 // CHECK: tensor.extract_slice %arg1[0, 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
@@ -39,7 +39,7 @@
 // CHECK: %[[R0:.+]] = linalg.generic {{.*}} ins(%[[P0]], %[[I0]], %{{.*}} : tensor<1x4x17x17xf32>, tensor<1x4x17x17xi64>, tensor<2x2xf32>) outs(%[[O0]] : tensor<1x4x16x16xf32>)
 // CHECK: %[[A0:.+]] = tensor.insert_slice %[[R0]] into %[[OUT]][0, 0, 0, 0] [1, 4, 16, 16] [1, 1, 1, 1]
 // CHECK: tensor.extract_slice %arg0[1, 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
-// CHECK: linalg.fill {memsched.instance = {{[0-9]+}} : i64}
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x17x17xf32>)
 // CHECK: %[[O1:.+]] = tensor.extract_slice %[[A0]][1, 0, 0, 0] [1, 4, 16, 16] [1, 1, 1, 1]
 // CHECK: linalg.generic {{.*}} outs(%[[O1]] : tensor<1x4x16x16xf32>)
 // CHECK: %[[N:.+]] = linalg.index 0
@@ -66,6 +66,9 @@
 // REPORT: "name": "pad_conv",
 // REPORT: "floor_bytes": 94336,
 // REPORT: "name": "shared_producer",
+// REPORT: "floor_bytes": 136256,
+// REPORT: "name": "two_roots",
+// REPORT: "planned_bytes": 136256,
 // REPORT: "floor_bytes": 16388,
 // REPORT: "name": "total",
 // REPORT-NOT: "split"
@@ -151,6 +154,37 @@ func.func @shared_producer(%grad: tensor<8x4x8x8xf32>) -> (tensor<8x4x16x16xf32>
     linalg.yield %a : f32
   } -> tensor<8x4x16x16xf32>
   return %r, %g : tensor<8x4x16x16xf32>, tensor<8x4x17x17xf32>
+}
+
+// Two ops, each reading a padded input twice (two slices of one piece are
+// one slice), each split. Their results' empties are numbered apart: merged
+// by CSE, the pieces of both would write into slices of one buffer, which
+// bufferization copies (140352 B planned after -cse instead of 136256).
+// CHECK-LABEL: func.func @two_roots
+// CHECK-SAME: memsched.split = {floor_after_bytes = 136256 : i64, floor_before_bytes = 172544 : i64, ops_split = 8 : i64, pieces = 16 : i64
+// CHECK: tensor.empty() {memsched.allocation = {{[0-9]+}} : i64} : tensor<8x4x16x16xf32>
+// CHECK: tensor.empty() {memsched.allocation = {{[0-9]+}} : i64} : tensor<8x4x16x16xf32>
+func.func @two_roots(%x: tensor<8x4x16x16xf32>, %y: tensor<8x4x16x16xf32>) -> (tensor<8x4x16x16xf32>, tensor<8x4x16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8x4x18x18xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<8x4x18x18xf32>) -> tensor<8x4x18x18xf32>
+  %p0 = tensor.insert_slice %x into %f0[0, 0, 1, 1] [8, 4, 16, 16] [1, 1, 1, 1] : tensor<8x4x16x16xf32> into tensor<8x4x18x18xf32>
+  %o0 = tensor.empty() : tensor<8x4x16x16xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 2, d3 + 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 1, d3 + 2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p0, %p0 : tensor<8x4x18x18xf32>, tensor<8x4x18x18xf32>) outs(%o0 : tensor<8x4x16x16xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %s = arith.subf %u, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4x16x16xf32>
+  %e1 = tensor.empty() : tensor<8x4x18x18xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x4x18x18xf32>) -> tensor<8x4x18x18xf32>
+  %p1 = tensor.insert_slice %y into %f1[0, 0, 1, 1] [8, 4, 16, 16] [1, 1, 1, 1] : tensor<8x4x16x16xf32> into tensor<8x4x18x18xf32>
+  %o1 = tensor.empty() : tensor<8x4x16x16xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 2, d3 + 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 1, d3 + 2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p1, %p1 : tensor<8x4x18x18xf32>, tensor<8x4x18x18xf32>) outs(%o1 : tensor<8x4x16x16xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %s = arith.subf %u, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4x16x16xf32>
+  return %a, %b : tensor<8x4x16x16xf32>, tensor<8x4x16x16xf32>
 }
 
 // A reduction to a scalar has no parallel loop: nothing to split.
