@@ -12,7 +12,8 @@ then draws the options of each pass: memsched-reorder (a random
 algorithm; also with fuse-elementwise=true), memsched-inplace,
 memsched-remat / memsched-swap / memsched-fit / memsched-optimize with
 budgets of 0.3x-1.0x or ``min`` on a random
-device, memsched-optimize without a budget, memsched-report (json),
+device, memsched-split then memsched-remat at one budget,
+memsched-optimize without a budget, memsched-report (json),
 one-shot bufferization + memsched-plan-buffers, memsched-to-cpu-pipeline.
 Checks, each a failure class of the summary:
 
@@ -28,7 +29,7 @@ Checks, each a failure class of the summary:
   the input's planned bytes); floor: a budget pass's planned_bytes below
   the reported ``floor_bytes`` of the input, as it is and after
   ``cse,canonicalize`` (which no order, recomputation or swap plan may go
-  below); json: the report is not strict JSON;
+  below; not checked where ops were split, which changes the floor); json: the report is not strict JSON;
 - wrong-result: CPU results (memsched-exec-harness +
   memsched-to-cpu-pipeline + mlir-runner) not bit-identical to the input's,
   on programs of at most ``--exec-ops`` ops, for a random share
@@ -158,6 +159,10 @@ def pass_specs(rng):
     budget, fraction = budget_form(rng)
     specs.append(("concat-in-place+fit", "func.func(memsched-concat-in-place,"
                   "memsched-fit{budget=%s})" % budget, fraction, True))
+    budget, fraction = budget_form(rng)
+    specs.append(("split+remat", "func.func(memsched-split{budget=%s "
+                  "max-pieces=%d},memsched-remat{budget=%s})"
+                  % (budget, rng.choice([2, 4, 16]), budget), fraction, True))
     return specs
 
 
@@ -407,9 +412,11 @@ class Worker:
                          % (name, stage, function["planned_bytes"], budget))
                 # The floor of the cleaned-up input bounds every order,
                 # recomputation and swap plan (a concatenation computed in
-                # place changes the ops whose working sets make it).
+                # place or a split op changes the ops whose working sets
+                # make it).
                 floor = floors.get(name)
                 if (floor is not None and "concat" not in label and
+                        "split" not in label and not fit.get("split") and
                         function["planned_bytes"] < floor):
                     fail("floor", label, pipeline,
                          "@%s after %s: planned %d B below the input's "

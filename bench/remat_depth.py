@@ -9,6 +9,11 @@ peak is within the budget, and with remat when memsched-remat meets it.
 Reported: peak, the memory after buffer planning (resident + arena +
 escaping, memsched-report), the modelled recompute time over the step time.
 
+With `--lever remat-split` the member is planned by memsched-fit with
+recomputation alone (allow-swap=false) and its split lever: where
+recomputation misses the budget, the function is planned again with the
+ops setting its floor split (memsched-split).
+
 With `--lever joint` the member is planned by memsched-reorder then
 memsched-fit (recomputation, swapping with stalls, and both), with
 `--lever swap` by memsched-fit allow-remat=false, with `--lever offload`
@@ -18,7 +23,8 @@ modelled step time over the member's own step without a plan.
 
 Usage: PYTHONPATH=build/python_packages python3 bench/remat_depth.py
        [--build build] [--image 128] [--batch 32] [--blocks 2,3,4,6,8]
-       [--batches 32,48,64,96,128] [--lever remat|joint|swap|offload]
+       [--batches 32,48,64,96,128]
+       [--lever remat|remat-split|joint|swap|offload]
 """
 import argparse
 import json
@@ -74,6 +80,10 @@ LEVERS = {
                             "allow-remat=false"],
     "offload": lambda budget: [f"-memsched-optimize=offload=params,grads "
                                f"budget={budget}B"],
+    # Recomputation alone, and where it misses the budget, recomputation
+    # on the function with its floor-setting ops split (memsched-split).
+    "remat-split": lambda budget: [f"-memsched-fit=budget={budget}B "
+                                   "allow-swap=false"],
 }
 
 
@@ -123,6 +133,9 @@ def sweep(opt, members, scratch, lever="remat"):
                 largest[1] = label
                 ratio = (after["remat"]["recompute_time_s"] if lever == "remat"
                          else after["modeled_time_s"]) / base["modeled_time_s"]
+                if "split" in after:
+                    cells[0] += (f" (split: floor {mib(base['floor_bytes'])}"
+                                 f" -> {mib(after['split']['floor_after_bytes'])})")
                 cells += [f"{mib(after['peak_bytes'])} / "
                           f"{mib(planned(after))}", f"{ratio:.3f}"]
         print("| " + " | ".join(cells) + " |", flush=True)
