@@ -299,6 +299,12 @@ static LogicalResult splitProducer(RewriterBase &rewriter, Value value,
         ShapedType::isDynamic(pad.getStaticHigh()[*dim]) ||
         pad.getStaticLow()[*dim] != 0 || pad.getStaticHigh()[*dim] != 0)
       return failure();
+    // A constant yielded from inside the pad's region is made outside.
+    if (Operation *constant = paddingValue.getDefiningOp();
+        constant && pad->isProperAncestor(constant)) {
+      rewriter.setInsertionPoint(slices.front());
+      paddingValue = rewriter.clone(*constant)->getResult(0);
+    }
     for (tensor::ExtractSliceOp slice : slices) {
       auto [begin, size] = getRange(slice);
       rewriter.setInsertionPoint(slice);

@@ -108,8 +108,9 @@ func.func @pool_backward(%grad: tensor<8x4x8x8xf32>, %idx: tensor<8x4x8x8xi64>) 
 }
 
 // A convolution reading a padded input only it reads: the pad is split
-// with it (its batch is not padded). The pad is the op setting the floor;
-// its reader is split.
+// with it (its batch is not padded; its padding value, a constant made in
+// its region, is made outside). The pad is the op setting the floor; its
+// reader is split.
 // CHECK-LABEL: func.func @pad_conv
 // CHECK-SAME: memsched.split = {floor_after_bytes = 104640 : i64, floor_before_bytes = 140928 : i64, ops_split = 2 : i64, pieces = 8 : i64
 // CHECK: %[[X0:.+]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 16, 16] [1, 1, 1, 1]
@@ -120,7 +121,8 @@ func.func @pad_conv(%x: tensor<8x4x16x16xf32>, %w: tensor<8x4x3x3xf32>) -> tenso
   %zero = arith.constant 0.0 : f32
   %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
   ^bb0(%a: index, %b: index, %c: index, %d: index):
-    tensor.yield %zero : f32
+    %inside = arith.constant 0.5 : f32
+    tensor.yield %inside : f32
   } : tensor<8x4x16x16xf32> to tensor<8x4x18x18xf32>
   %e = tensor.empty() : tensor<8x8x16x16xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8x16x16xf32>) -> tensor<8x8x16x16xf32>
