@@ -6,6 +6,8 @@
 
 #include "memsched/Analysis/Budget.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
@@ -92,5 +94,15 @@ std::optional<Budget> mlir::memsched::parseBudget(StringRef text,
     return std::nullopt;
   }
   budget.bytes = static_cast<int64_t>(std::floor(bytes));
+  return budget;
+}
+
+std::optional<Budget>
+mlir::memsched::parseBudgetOrEmitError(StringRef text, Operation *op,
+                                       StringRef passName) {
+  std::string error;
+  std::optional<Budget> budget = parseBudget(text, error);
+  if (!budget)
+    emitError(op->getLoc()) << passName << ": " << error;
   return budget;
 }

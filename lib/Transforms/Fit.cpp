@@ -51,12 +51,10 @@ void FitPass::runOnOperation() {
   // Host glue (memsched-exec-harness's main) is not a training step.
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
-  std::string error;
-  std::optional<Budget> parsedBudget = parseBudget(budget, error);
-  if (!parsedBudget) {
-    emitError(func.getLoc()) << "memsched-fit: " << error;
+  std::optional<Budget> parsedBudget =
+      parseBudgetOrEmitError(budget, func, "memsched-fit");
+  if (!parsedBudget)
     return signalPassFailure();
-  }
   if (timeLimitMs < 0 || ilpMaxTasks < 0) {
     emitError(func.getLoc())
         << "memsched-fit: time-limit-ms and ilp-max-tasks must not be "

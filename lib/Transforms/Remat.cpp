@@ -39,12 +39,10 @@ void RematPass::runOnOperation() {
   // Host glue (memsched-exec-harness's main) is not a training step.
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
-  std::string error;
-  std::optional<Budget> parsedBudget = parseBudget(budget, error);
-  if (!parsedBudget) {
-    emitError(func.getLoc()) << "memsched-remat: " << error;
+  std::optional<Budget> parsedBudget =
+      parseBudgetOrEmitError(budget, func, "memsched-remat");
+  if (!parsedBudget)
     return signalPassFailure();
-  }
   if (timeLimitMs < 0 || segments < 0 || ilpMaxTasks < 0 ||
       rotorMaxStages < 0 || rotorMaxStages > scheduling::kMaxRotorStages) {
     emitError(func.getLoc())

@@ -605,12 +605,10 @@ void SplitPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
-  std::string error;
-  std::optional<Budget> parsedBudget = parseBudget(budget, error);
-  if (!parsedBudget) {
-    emitError(func.getLoc()) << "memsched-split: " << error;
+  std::optional<Budget> parsedBudget =
+      parseBudgetOrEmitError(budget, func, "memsched-split");
+  if (!parsedBudget)
     return signalPassFailure();
-  }
   if (maxPieces < 2) {
     emitError(func.getLoc()) << "memsched-split: max-pieces must be at least 2";
     return signalPassFailure();

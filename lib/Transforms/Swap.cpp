@@ -97,15 +97,13 @@ void SwapPass::runOnOperation() {
   // Host glue (memsched-exec-harness's main) is not a training step.
   if (func.isExternal() || func->hasAttr(kHostAttrName))
     return;
-  std::string error;
   bool everything = algorithm == sched::SwapAlgorithm::Everything;
   // `everything` (vDNN's baseline) takes no budget.
   std::optional<Budget> parsedBudget =
-      everything ? Budget() : parseBudget(budget, error);
-  if (!parsedBudget) {
-    emitError(func.getLoc()) << "memsched-swap: " << error;
+      everything ? Budget()
+                 : parseBudgetOrEmitError(budget, func, "memsched-swap");
+  if (!parsedBudget)
     return signalPassFailure();
-  }
   if (timeLimitMs < 0 || minBytes < 0) {
     emitError(func.getLoc())
         << "memsched-swap: time-limit-ms and min-bytes must not "

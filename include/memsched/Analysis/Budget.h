@@ -14,6 +14,7 @@
 #ifndef MEMSCHED_ANALYSIS_BUDGET_H
 #define MEMSCHED_ANALYSIS_BUDGET_H
 
+#include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
@@ -45,6 +46,11 @@ struct Budget {
 /// of bytes. A bare fraction (`0.8`) is refused with a hint to write `0.8x`.
 /// Returns std::nullopt and explains in \p error for anything else.
 std::optional<Budget> parseBudget(StringRef text, std::string &error);
+
+/// parseBudget for a pass's `budget=` option: on a bad budget, an error at
+/// \p op prefixed with \p passName, and std::nullopt.
+std::optional<Budget> parseBudgetOrEmitError(StringRef text, Operation *op,
+                                             StringRef passName);
 
 } // namespace mlir::memsched
 
