@@ -771,9 +771,12 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     plain = lowered()
 
     def plan_at(text, plan_budget):
+        # A split op (memsched-split) would run whole as its ATen op, so the
+        # pieces' saving would not exist in PyTorch: fit plans without it.
         plan, report = optimize(text, plan_budget, device=device,
                                 allow_remat=allow_remat,
-                                allow_swap=allow_swap, timeline=False)
+                                allow_swap=allow_swap, timeline=False,
+                                allow_split=False)
         fitted = FittedStep(model, capture, plan, report, target is not None,
                             loss, dropout)
         fitted.budget_bytes = limit  # None until known, and for "min"
