@@ -790,16 +790,26 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   func->setAttr(kFitAttrName, builder.getDictionaryAttr(fields));
   if (quiet)
     return success();
+  emitBudgetRemark(func, passName, plannedBefore, result->chosen.footprintBytes,
+                   result->budgetBytes,
+                   chosen + (bodies ? ", inside " + describeBodies(*bodies) +
+                                          " with " + bodies->levers
+                                    : std::string()),
+                   timeBefore, result->chosen.timeSeconds);
+  return success();
+}
+
+void mlir::memsched::emitBudgetRemark(func::FuncOp func, StringRef passName,
+                                      int64_t plannedBefore,
+                                      int64_t plannedAfter, int64_t budgetBytes,
+                                      StringRef plan, double timeBefore,
+                                      double timeAfter) {
   emitRemark(func.getLoc())
       << passName << ": planned memory " << formatBytes(plannedBefore) << " -> "
-      << formatBytes(result->chosen.footprintBytes) << " within "
-      << formatBytes(result->budgetBytes) << " with " << chosen
-      << (bodies ? ", inside " + describeBodies(*bodies) + " with " +
-                       bodies->levers
-                 : std::string())
-      << ", modelled time " << llvm::formatv("{0:e3}", timeBefore) << " s -> "
-      << llvm::formatv("{0:e3}", result->chosen.timeSeconds) << " s";
-  return success();
+      << formatBytes(plannedAfter) << " within " << formatBytes(budgetBytes)
+      << " with " << plan << ", modelled time "
+      << llvm::formatv("{0:e3}", timeBefore) << " s -> "
+      << llvm::formatv("{0:e3}", timeAfter) << " s";
 }
 
 //===----------------------------------------------------------------------===//

@@ -272,28 +272,25 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
                   builder.getI64IntegerAttr(input->plannedBytes()));
       entries.set("time_before_s",
                   builder.getF64FloatAttr(input->modeledTimeSeconds));
-      DictionaryAttr fields = entries.getDictionary(context);
-      auto integer = [&](DictionaryAttr dict, StringRef name) -> int64_t {
-        auto value = dict ? dict.getAs<IntegerAttr>(name) : IntegerAttr();
+      // The split way was planned quietly: its remark, with the input's
+      // figures before.
+      auto split = func->getAttrOfType<DictionaryAttr>(kSplitAttrName);
+      auto integer = [&](StringRef name) {
+        auto value = split ? split.getAs<IntegerAttr>(name) : IntegerAttr();
         return value ? value.getInt() : 0;
       };
-      auto split = func->getAttrOfType<DictionaryAttr>(kSplitAttrName);
-      auto chosenName = fields.getAs<StringAttr>("chosen");
-      auto timeAfter = fields.getAs<FloatAttr>("time_after_s");
-      emitRemark(func.getLoc())
-          << "memsched-fit: planned memory "
-          << formatBytes(input->plannedBytes()) << " -> "
-          << formatBytes(integer(fields, "planned_after_bytes")) << " within "
-          << formatBytes(integer(fields, "budget_bytes")) << " with "
-          << (chosenName ? chosenName.getValue() : "?") << " after splitting "
-          << integer(split, "ops_split") << " ops (floor "
-          << formatBytes(integer(split, "floor_before_bytes")) << " -> "
-          << formatBytes(integer(split, "floor_after_bytes"))
-          << "), modelled time "
-          << llvm::formatv("{0:e3}", input->modeledTimeSeconds) << " s -> "
-          << llvm::formatv("{0:e3}",
-                           timeAfter ? timeAfter.getValueAsDouble() : 0.0)
-          << " s";
+      auto chosenName = dyn_cast_or_null<StringAttr>(entries.get("chosen"));
+      const scheduling::BudgetResult &result = chosen->outcome.result;
+      emitBudgetRemark(
+          func, "memsched-fit", input->plannedBytes(),
+          result.chosen.footprintBytes, result.budgetBytes,
+          llvm::formatv("{0} after splitting {1} ops (floor {2} -> {3})",
+                        chosenName ? chosenName.getValue() : StringRef("?"),
+                        integer("ops_split"),
+                        formatBytes(integer("floor_before_bytes")),
+                        formatBytes(integer("floor_after_bytes")))
+              .str(),
+          input->modeledTimeSeconds, result.chosen.timeSeconds);
     }
     func->setAttr(kFitAttrName, entries.getDictionary(context));
   }

@@ -350,6 +350,7 @@ static LogicalResult splitProducer(RewriterBase &rewriter, Value value,
 static int64_t splitOp(RewriterBase &rewriter, linalg::LinalgOp op,
                        unsigned loop, int64_t pieces) {
   Location loc = op.getLoc();
+  Block *block = op->getBlock();
   rewriter.setInsertionPoint(op);
   int64_t extent = op.getStaticLoopRanges()[loop];
   int64_t step = llvm::divideCeil(extent, pieces);
@@ -393,10 +394,16 @@ static int64_t splitOp(RewriterBase &rewriter, linalg::LinalgOp op,
   while (!worklist.empty()) {
     Value source = worklist.front();
     worklist.pop_front();
+    // The pieces stand in the split op's block; a slice elsewhere (in a
+    // loop body) keeps the producer whole.
     SmallVector<tensor::ExtractSliceOp> slices;
     for (Operation *user : source.getUsers())
       if (auto sliceUser = dyn_cast<tensor::ExtractSliceOp>(user))
         slices.push_back(sliceUser);
+    if (llvm::any_of(slices, [&](tensor::ExtractSliceOp slice) {
+          return slice->getBlock() != block;
+        }))
+      continue;
     llvm::sort(slices, [](tensor::ExtractSliceOp a, tensor::ExtractSliceOp b) {
       return a->isBeforeInBlock(b);
     });
@@ -408,8 +415,7 @@ static int64_t splitOp(RewriterBase &rewriter, linalg::LinalgOp op,
         return other.getResultType() == slice.getResultType() &&
                other.getStaticOffsets() == slice.getStaticOffsets() &&
                other.getStaticSizes() == slice.getStaticSizes() &&
-               other.getStaticStrides() == slice.getStaticStrides() &&
-               other->getBlock() == slice->getBlock();
+               other.getStaticStrides() == slice.getStaticStrides();
       });
       if (same == distinct.end()) {
         distinct.push_back(slice);
@@ -531,13 +537,14 @@ mlir::memsched::splitToFloor(func::FuncOp func, const CostModel &costModel,
   if (!floor)
     return std::nullopt;
   int64_t floorBefore = floor->first.bytes(), bestFloor = floorBefore;
+  // `func` stays as it came during the search: positions are walked once.
+  DenseMap<Operation *, int64_t> positions;
+  SmallVector<Operation *> byPosition;
+  func.walk([&](Operation *op) {
+    positions[op] = static_cast<int64_t>(byPosition.size());
+    byPosition.push_back(op);
+  });
   while (floor->first.bytes() > target && floor->second >= 0) {
-    DenseMap<Operation *, int64_t> positions;
-    SmallVector<Operation *> byPosition;
-    func.walk([&](Operation *op) {
-      positions[op] = static_cast<int64_t>(byPosition.size());
-      byPosition.push_back(op);
-    });
     // Double the pieces of each op that can take the working set apart;
     // keep the lowest floor.
     std::optional<SplitPlan> chosen;

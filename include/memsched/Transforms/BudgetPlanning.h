@@ -80,6 +80,13 @@ LogicalResult runBudgetPlanning(func::FuncOp func, const CostModel &costModel,
                                 BudgetPlanningOutcome *outcome = nullptr,
                                 bool quiet = false);
 
+/// The one remark a budget pass leaves when it meets the budget: planned
+/// bytes before and after, the budget, what the plan does, modelled times.
+void emitBudgetRemark(func::FuncOp func, StringRef passName,
+                      int64_t plannedBefore, int64_t plannedAfter,
+                      int64_t budgetBytes, StringRef plan, double timeBefore,
+                      double timeAfter);
+
 /// One point of a budget sweep: what the driver reaches for one budget.
 struct BudgetSweepPoint {
   /// The budget as asked.
