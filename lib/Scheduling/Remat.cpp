@@ -1366,9 +1366,11 @@ mlir::memsched::scheduling::getRematAlgorithmName(RematAlgorithm algorithm) {
 std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
     const Problem &problem, const RematOptions &options, std::string *error) {
   Clock::time_point start = Clock::now();
-  if (options.budgetTransientBytes < 0 || options.segments < 0) {
+  if (options.budgetTransientBytes < 0 || options.segments < 0 ||
+      options.localSearchWork < 0) {
     if (error)
-      *error = "the budget and the segment count must not be negative";
+      *error = "the budget, the segment count and the local search's work "
+               "must not be negative";
     return std::nullopt;
   }
   std::string why;
@@ -1384,15 +1386,13 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
                     detail::Deadline(options.timeLimitSeconds)};
 
   // Local search from the greedy's plan (in the full plan space), the last
-  // phase, with a work limit of its own: at most kLocalSearchWork task
-  // simulations and kMaxLocalEvaluations plans.
-  constexpr int64_t kLocalSearchWork = 200'000;
-  constexpr int64_t kMaxLocalEvaluations = 4000;
+  // phase, with a work limit of its own: options.localSearchWork task
+  // simulations, and at most one plan per 50 of them.
   auto polish = [&](DropPlan found) -> std::optional<RematPlan> {
     int64_t smallest = found.plan.smallestPeakTransient;
-    int64_t evaluations =
-        std::min(kMaxLocalEvaluations,
-                 kLocalSearchWork / std::max<int64_t>(1, context.numTasks));
+    int64_t evaluations = std::min(options.localSearchWork / 50,
+                                   options.localSearchWork /
+                                       std::max<int64_t>(1, context.numTasks));
     if (!options.singleRecompute && evaluations >= 8) {
       std::optional<DropPlan> improved =
           improveLocally(context, budget, std::move(found), evaluations,

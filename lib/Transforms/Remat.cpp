@@ -44,10 +44,12 @@ void RematPass::runOnOperation() {
   if (!parsedBudget)
     return signalPassFailure();
   if (timeLimitMs < 0 || segments < 0 || ilpMaxTasks < 0 ||
-      rotorMaxStages < 0 || rotorMaxStages > scheduling::kMaxRotorStages) {
+      localSearchWork < 0 || rotorMaxStages < 0 ||
+      rotorMaxStages > scheduling::kMaxRotorStages) {
     emitError(func.getLoc())
-        << "memsched-remat: time-limit-ms, segments and ilp-max-tasks must "
-           "not be negative, and rotor-max-stages must be in [0, "
+        << "memsched-remat: time-limit-ms, segments, ilp-max-tasks and "
+           "local-search-work must not be negative, and rotor-max-stages "
+           "must be in [0, "
         << scheduling::kMaxRotorStages << "]";
     return signalPassFailure();
   }
@@ -72,6 +74,7 @@ void RematPass::runOnOperation() {
   config.remat.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   config.remat.ilpMaxTasks = ilpMaxTasks;
   config.remat.rotorMaxStages = static_cast<int32_t>(rotorMaxStages);
+  config.remat.localSearchWork = localSearchWork;
   if (failed(runBudgetPlanning(func, CostModel(*spec), config)))
     signalPassFailure();
 }

@@ -5,6 +5,7 @@
 // RUN: memsched-opt %t/bare-fraction.mlir -verify-diagnostics -memsched-remat=budget=0.8
 // RUN: memsched-opt %t/negative-limit.mlir -verify-diagnostics -memsched-remat="budget=1KiB time-limit-ms=-5"
 // RUN: memsched-opt %t/negative-limit.mlir -verify-diagnostics -memsched-remat="budget=1KiB ilp-max-tasks=-1"
+// RUN: memsched-opt %t/negative-limit.mlir -verify-diagnostics -memsched-remat="budget=1KiB local-search-work=-1"
 // RUN: memsched-opt %t/fit-negative-limit.mlir -verify-diagnostics -memsched-fit="budget=1KiB ilp-max-tasks=-1"
 // RUN: memsched-opt %t/below-resident.mlir -verify-diagnostics -memsched-remat=budget=1KiB
 // RUN: memsched-opt %t/unreachable.mlir -verify-diagnostics -memsched-remat=budget=0.4x
@@ -45,7 +46,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 //--- negative-limit.mlir
-// expected-error @below {{memsched-remat: time-limit-ms, segments and ilp-max-tasks must not be negative}}
+// expected-error @below {{memsched-remat: time-limit-ms, segments, ilp-max-tasks and local-search-work must not be negative}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }

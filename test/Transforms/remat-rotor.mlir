@@ -33,7 +33,7 @@
 
 // FIT: memsched.remat = {algorithm = "rotor"
 
-// BAD: error: memsched-remat: time-limit-ms, segments and ilp-max-tasks must not be negative, and rotor-max-stages must be in [0, 256]
+// BAD: error: memsched-remat: time-limit-ms, segments, ilp-max-tasks and local-search-work must not be negative, and rotor-max-stages must be in [0, 256]
 
 func.func @chain(%x0: tensor<4x256xf32>) -> tensor<1x256xf32> {
   %e0 = tensor.empty() : tensor<4x256xf32>

@@ -287,6 +287,45 @@ TEST(RematTest, TheWorkLimitBoundsEveryPhase) {
   }
 }
 
+// The local search only ever replaces a plan by a better one: with its work
+// limit raised, a plan is never costlier than the greedy's own (the local
+// search off), and the evaluations grow with the limit.
+TEST(RematTest, TheLocalSearchNeverMakesAPlanWorse) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Problem problem = makeRandomDag(80, seed, 0.3, 100);
+    int64_t before = peakOf(problem, problem.programOrder());
+    for (int k : {16, 14, 12}) {
+      std::vector<RematPlan> plans;
+      for (int64_t work : {0, 200'000, 2'000'000}) {
+        RematOptions options;
+        options.algorithm = RematAlgorithm::Greedy;
+        options.budgetTransientBytes = before * k / 20;
+        options.localSearchWork = work;
+        std::optional<RematPlan> plan = planRemat(problem, options);
+        ASSERT_TRUE(plan.has_value());
+        checkPlan(problem, *plan, options.budgetTransientBytes);
+        plans.push_back(*plan);
+      }
+      for (size_t i = 1; i < plans.size(); ++i) {
+        EXPECT_GE(plans[i].numEvaluations, plans[0].numEvaluations);
+        if (plans[0].withinBudget) {
+          ASSERT_TRUE(plans[i].withinBudget);
+          EXPECT_LE(plans[i].recomputeSeconds, plans[0].recomputeSeconds)
+              << "seed " << seed << " at " << k << "/20";
+        } else if (!plans[i].withinBudget) {
+          EXPECT_LE(plans[i].peakTransientAfter, plans[0].peakTransientAfter);
+        }
+      }
+    }
+  }
+  RematOptions options;
+  options.localSearchWork = -1;
+  std::string error;
+  EXPECT_FALSE(
+      planRemat(makeTrainingStep(3, 1, 1, 100), options, &error).has_value());
+  EXPECT_NE(error.find("must not be negative"), std::string::npos);
+}
+
 namespace {
 /// planRemat on the Problem of \p graph in id order, checked by checkPlan.
 RematPlan planGraph(const RematGraph &graph, int64_t budget,

@@ -219,6 +219,10 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "auto also reads the function as a chain of at most this many "
            "stages (merging adjacent ones beyond it) and plans it with "
            "Rotor's dynamic program (at most 256; 0: off)">,
+    Option<"localSearchWork", "local-search-work", "int64_t", "200000",
+           "Work limit of the local search that ends greedy and auto, in "
+           "task simulations (plans evaluated times tasks); more buys "
+           "cheaper plans on DAGs of hundreds of ops (0: off)">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (op times decide what is cheap to "
            "recompute)">,
