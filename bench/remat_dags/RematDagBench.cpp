@@ -17,12 +17,19 @@
 //      reach, on training steps of 16 .. 512 layers (chains and two-branch
 //      layers);
 //  (c) solve time of planRemat on training steps of about 1k and 10k tasks
-//      at 0.7x and 0.5x.
+//      at 0.7x and 0.5x;
+//  (d) with --graph FILE, one external node graph (bench/moccasin_graphs.py
+//      writes MOCCASIN's published graphs in this form) at budgets given as
+//      fractions of its peak in the given order: auto's extra time as a
+//      share of one run of every node (MOCCASIN's "TDI"), with the ILP under
+//      a time limit beside it when --graph-ilp is given.
 //
 // Nothing is hard-coded: every figure comes from a solve and a simulation.
 // Flags: --seed N, --ilp-seconds S (time limit per ILP solve of the
 // baseline), --auto-ilp-nodes N (RematOptions::ilpMaxNodes of auto), --quick
-// (smaller graphs only), --sections abc (which tables).
+// (smaller graphs only), --sections abc (which tables), --graph FILE
+// --fractions F,F,.. --graph-ilp (table d only), --max-evaluations N and
+// --local-search-work N (RematOptions of every plan).
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +143,9 @@ double sumOfDurations(const RematGraph &graph) {
 
 /// RematOptions::ilpMaxNodes of auto's ILP phase, or -1 for the default.
 int64_t autoIlpNodes = -1;
+/// RematOptions::maxEvaluations and localSearchWork, or -1 for the default.
+int64_t maxEvaluations = -1;
+int64_t localSearchWork = -1;
 /// RematOptions::ilpMaxTasks of "auto + ILP phase": every graph here.
 constexpr int64_t kIlpPhaseTasks = 40;
 
@@ -154,6 +164,10 @@ std::optional<RematPlan> plan(const Problem &problem, RematAlgorithm algorithm,
   options.segments = segments;
   if (autoIlpNodes >= 0)
     options.ilpMaxNodes = autoIlpNodes;
+  if (maxEvaluations >= 0)
+    options.maxEvaluations = maxEvaluations;
+  if (localSearchWork >= 0)
+    options.localSearchWork = localSearchWork;
   std::string error;
   std::optional<RematPlan> result = planRemat(problem, options, &error);
   if (!result) {
@@ -398,6 +412,129 @@ void printSolveTimes(bool quick) {
   }
   std::printf("\n");
 }
+
+/// Reads a node graph written one node per line, nodes in run order:
+/// "<bytes> <duration> <number of inputs> <input index>...", inputs earlier.
+std::optional<RematGraph> readGraphFile(const std::string &path,
+                                        std::string *error) {
+  FILE *file = std::fopen(path.c_str(), "r");
+  if (!file) {
+    *error = "cannot open " + path;
+    return std::nullopt;
+  }
+  RematGraph graph;
+  long long bytes = 0, numInputs = 0;
+  double duration = 0;
+  while (std::fscanf(file, "%lld %lf %lld", &bytes, &duration, &numInputs) ==
+         3) {
+    std::vector<NodeId> inputs;
+    for (long long k = 0; k < numInputs; ++k) {
+      long long input = -1;
+      if (std::fscanf(file, "%lld", &input) != 1)
+        break;
+      inputs.push_back(static_cast<NodeId>(input));
+    }
+    graph.nodes.push_back(makeRematNode(
+        "n" + std::to_string(graph.nodes.size()), bytes, duration, inputs));
+  }
+  std::fclose(file);
+  if (graph.nodes.empty()) {
+    *error = path + " has no nodes";
+    return std::nullopt;
+  }
+  if (!graph.verify(error))
+    return std::nullopt;
+  return graph;
+}
+
+/// Table (d): auto (and optionally the ILP under a time limit) on one
+/// external graph at budgets ceil(fraction x the peak of its order), as
+/// MOCCASIN sets them. The floor is the largest working set of one node
+/// (its inputs and its output), which no recomputation goes below.
+void printExternalGraph(const std::string &path,
+                        const std::vector<double> &fractions, bool withIlp,
+                        double ilpSeconds) {
+  std::string error;
+  std::optional<RematGraph> graph = readGraphFile(path, &error);
+  std::optional<ExpandedSequence> expanded =
+      graph ? expandSequence(*graph, identitySequence(*graph), &error)
+            : std::nullopt;
+  std::optional<SequenceCost> storeAll =
+      graph ? simulateSequence(*graph, identitySequence(*graph), &error)
+            : std::nullopt;
+  if (!expanded || !storeAll) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
+    std::exit(1);
+  }
+  int64_t floor = 0;
+  size_t edges = 0;
+  for (const RematNode &node : graph->nodes) {
+    int64_t workingSet = node.sizeBytes;
+    for (NodeId input : node.inputs)
+      workingSet += graph->nodes[input].sizeBytes;
+    floor = std::max(floor, workingSet);
+    edges += node.inputs.size();
+  }
+  double base = sumOfDurations(*graph);
+  std::printf("## (d) %s: %zu nodes, %zu edges, peak in its order %lld, "
+              "floor %lld (%.3fx), one run of every node %.0f\n\n",
+              path.c_str(), graph->nodes.size(), edges,
+              static_cast<long long>(storeAll->peakBytes),
+              static_cast<long long>(floor),
+              double(floor) / double(storeAll->peakBytes), base);
+  std::printf("| fraction | budget | auto met | auto peak | auto extra | auto "
+              "TDI %% | smallest / peak | plan | solve (s) | ILP | ILP TDI "
+              "%% | ILP bound TDI %% | ILP (s) |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (double fraction : fractions) {
+    int64_t budget =
+        static_cast<int64_t>(std::ceil(fraction * double(storeAll->peakBytes)));
+    RematPlan best =
+        *plan(expanded->problem, RematAlgorithm::Auto, budget, 600.0);
+    char autoTdi[32] = "";
+    if (best.withinBudget)
+      std::snprintf(autoTdi, sizeof(autoTdi), "%.2f",
+                    100.0 * best.recomputeSeconds / base);
+    std::string ilpStatus, ilpTdi, ilpBound, ilpTime;
+    if (withIlp) {
+      CheckmateOptions options;
+      options.timeLimitSeconds = ilpSeconds;
+      std::optional<CheckmateResult> ilp =
+          solveCheckmateIlp(*graph, budget, options, &error);
+      if (!ilp) {
+        std::fprintf(stderr, "ILP failed: %s\n", error.c_str());
+        std::exit(1);
+      }
+      char buffer[64];
+      ilpStatus = stringifyIlpStatus(ilp->status);
+      if (ilp->status == IlpStatus::Optimal ||
+          ilp->status == IlpStatus::Feasible) {
+        std::snprintf(buffer, sizeof(buffer), "%.2f",
+                      100.0 * (ilp->cost.time - base) / base);
+        ilpTdi = buffer;
+      }
+      if (ilp->lowerBound > 0) {
+        std::snprintf(buffer, sizeof(buffer), "%.2f",
+                      100.0 * std::max(0.0, ilp->lowerBound - base) / base);
+        ilpBound = buffer;
+      }
+      std::snprintf(buffer, sizeof(buffer), "%.1f", ilp->solveSeconds);
+      ilpTime = buffer;
+    }
+    std::printf(
+        "| %.2f | %lld | %s | %lld | %s | %s | %.3f | %s | %.2f | %s "
+        "| %s | %s | %s |\n",
+        fraction, static_cast<long long>(budget),
+        best.withinBudget ? "yes" : "no",
+        static_cast<long long>(best.peakTransientAfter), extraOf(best).c_str(),
+        autoTdi,
+        double(best.smallestPeakTransient) / double(storeAll->peakBytes),
+        best.withinBudget ? best.algorithm.c_str() : "", best.solveSeconds,
+        ilpStatus.c_str(), ilpTdi.c_str(), ilpBound.c_str(), ilpTime.c_str());
+    std::fflush(stdout);
+  }
+  std::printf("\n");
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -405,6 +542,9 @@ int main(int argc, char **argv) {
   double ilpSeconds = 20.0;
   bool quick = false;
   std::string sections = "abc";
+  std::string graphPath;
+  std::vector<double> fractions = {0.9, 0.8};
+  bool graphIlp = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 10);
@@ -414,17 +554,35 @@ int main(int argc, char **argv) {
       autoIlpNodes = std::strtoll(argv[++i], nullptr, 10);
     } else if (!std::strcmp(argv[i], "--sections") && i + 1 < argc) {
       sections = argv[++i];
+    } else if (!std::strcmp(argv[i], "--graph") && i + 1 < argc) {
+      graphPath = argv[++i];
+    } else if (!std::strcmp(argv[i], "--fractions") && i + 1 < argc) {
+      fractions.clear();
+      for (char *item = std::strtok(argv[++i], ","); item;
+           item = std::strtok(nullptr, ","))
+        fractions.push_back(std::strtod(item, nullptr));
+    } else if (!std::strcmp(argv[i], "--max-evaluations") && i + 1 < argc) {
+      maxEvaluations = std::strtoll(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--local-search-work") && i + 1 < argc) {
+      localSearchWork = std::strtoll(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--graph-ilp")) {
+      graphIlp = true;
     } else if (!std::strcmp(argv[i], "--quick")) {
       quick = true;
     } else {
       std::fprintf(
           stderr,
           "usage: %s [--seed N] [--ilp-seconds S] [--auto-ilp-nodes N] "
-          "[--quick] "
-          "[--sections abc]\n",
+          "[--max-evaluations N] [--local-search-work N] [--quick] [--sections "
+          "abc] [--graph FILE "
+          "[--fractions F,F,..] [--graph-ilp]]\n",
           argv[0]);
       return 2;
     }
+  }
+  if (!graphPath.empty()) {
+    printExternalGraph(graphPath, fractions, graphIlp, ilpSeconds);
+    return 0;
   }
   std::mt19937 rng(static_cast<std::mt19937::result_type>(seed));
   std::vector<NamedGraph> graphs;
