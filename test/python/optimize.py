@@ -28,7 +28,7 @@ for budget, allow_remat, allow_swap in configurations:
               "identical:",
               memsched.execute.compare_on_cpu(text, module) is None)
 for budget, allow_swap, expected in [("1KiB", True, ("joint", "swap")),
-                                     ("0.7x", False, ("remat",))]:
+                                     ("0.6x", False, ("remat",))]:
     try:
         memsched.optimize(text, budget=budget, allow_swap=allow_swap)
         print("no error")

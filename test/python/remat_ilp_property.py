@@ -39,10 +39,11 @@ def remat(text, budget, ilp):
     return output, float(match.group(1)) if match else 0.0
 
 
-# Seed 12: since recomputation alone counts returned buffers whole and the
-# floor search backs off, the drop sets meet nearly every budget here (on
-# seeds 11, 13, 14 all); on this one the ILP phase alone meets one.
-rng = random.Random(int(os.environ.get("MEMSCHED_PROPERTY_SEED", "12")))
+# Seed 8: since the drop sets have private variants (recomputing an input
+# again rather than making another drop's copy early), they meet every
+# budget the ILP phase meets on seeds 1-7 and 12 and the phase is never
+# cheaper; on this seed the ILP phase alone meets one.
+rng = random.Random(int(os.environ.get("MEMSCHED_PROPERTY_SEED", "8")))
 count = int(os.environ.get("MEMSCHED_PROPERTY_COUNT", "30"))
 stats = {"met": 0, "only_ilp": 0, "cheaper": 0, "executed": 0}
 for trial in range(count):
