@@ -196,11 +196,11 @@ public:
   /// Candidate indices of each buffer's gaps, in program order.
   std::vector<std::vector<int32_t>> gapsOf;
   std::vector<Candidate> candidates;
-  /// For each candidate: whether it is a privateInputs variant, and whether
-  /// it is another variant of a gap that has one. The greedy's usual path
-  /// and the local search never drop the first; the greedy that prefers
-  /// private recomputation never drops the second.
-  std::vector<char> isPrivateVariant, hasPrivateVariant;
+  /// For each candidate: whether it is not a privateInputs variant but
+  /// another variant of a gap that has one. The greedy's usual path and the
+  /// local search never drop privateInputs variants; the greedy that
+  /// prefers private recomputation never drops these.
+  std::vector<char> hasPrivateVariant;
   TaskId firstImpureDefiner = kNoId;
   mutable int64_t numEvaluations = 0;
 };
@@ -431,10 +431,8 @@ RematContext::RematContext(const Problem &problem, bool singleRecompute,
   for (Candidate &candidate : sorted)
     candidate.firstVariant = newIndex[candidate.firstVariant];
   candidates = std::move(sorted);
-  isPrivateVariant.assign(candidates.size(), 0);
   hasPrivateVariant.assign(candidates.size(), 0);
   for (size_t c = 0; c < candidates.size(); ++c) {
-    isPrivateVariant[c] = candidates[c].privateInputs;
     auto [first, end] = variantsOf(static_cast<int32_t>(c));
     for (int32_t k = first; k < end; ++k)
       if (candidates[k].privateInputs && !candidates[c].privateInputs)
@@ -822,10 +820,10 @@ std::optional<bool> unpullAtPeak(const RematContext &context, int64_t budget,
     if (!dropped[c] || puller.privateInputs ||
         evaluation.positionOf[puller.insertBefore] > step)
       continue;
-    // The gap's privateInputs variant, if any.
+    // The gap's (first) privateInputs variant, if any.
     int32_t privateVariant = -1;
     auto [first, end] = context.variantsOf(static_cast<int32_t>(c));
-    for (int32_t k = first; k < end; ++k)
+    for (int32_t k = first; k < end && privateVariant < 0; ++k)
       if (context.candidates[k].privateInputs)
         privateVariant = k;
     if (privateVariant < 0)
@@ -883,10 +881,9 @@ std::optional<DropPlan> dropUntilBudget(
   // size; a single candidate that does not is never tried again.
   std::vector<char> rejected =
       forbidden ? *forbidden : std::vector<char>(numCandidates, 0);
-  const std::vector<char> &excluded =
-      preferPrivate ? context.hasPrivateVariant : context.isPrivateVariant;
   for (size_t c = 0; c < numCandidates; ++c)
-    rejected[c] |= excluded[c];
+    rejected[c] |= preferPrivate ? context.hasPrivateVariant[c]
+                                 : context.candidates[c].privateInputs;
   std::vector<size_t> lastBatch;
   size_t batchLimit = numCandidates;
   std::optional<Evaluation> previous;
@@ -1173,7 +1170,7 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
         droppedList.push_back(c);
     std::vector<size_t> spanning;
     for (size_t d = 0; d < numCandidates; ++d)
-      if (!best.dropped[d] && !context.isPrivateVariant[d] &&
+      if (!best.dropped[d] && !context.candidates[d].privateInputs &&
           !context.isVariantDropped(static_cast<int32_t>(d), best.dropped) &&
           spansPeak(d))
         spanning.push_back(d);
@@ -1182,7 +1179,7 @@ std::optional<DropPlan> improveLocally(const RematContext &context,
       std::vector<size_t> replacements;
       auto [first, end] = context.variantsOf(static_cast<int32_t>(c));
       for (int32_t k = first; k < end; ++k)
-        if (static_cast<size_t>(k) != c && !context.isPrivateVariant[k])
+        if (static_cast<size_t>(k) != c && !context.candidates[k].privateInputs)
           replacements.push_back(k);
       replacements.insert(replacements.end(), spanning.begin(), spanning.end());
       trial[c] = 0;
@@ -1657,8 +1654,8 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       bool metAlready = found->plan.withinBudget || chen->withinBudget ||
                         (single && single->withinBudget);
       if (!options.singleRecompute && !metAlready &&
-          std::count(context.isPrivateVariant.begin(),
-                     context.isPrivateVariant.end(), 1) > 0) {
+          std::count(context.hasPrivateVariant.begin(),
+                     context.hasPrivateVariant.end(), 1) > 0) {
         SearchLimit privateLimit{
             context, context.numEvaluations + options.maxEvaluations,
             limit.deadline};

@@ -378,6 +378,39 @@ TEST(RematTest, RecomputesAValueOncePerGroupOfLateReaders) {
   EXPECT_EQ(plan.droppedBuffers.size(), 1u);
 }
 
+// b is recomputed for its late reader rb, which needs a, itself dropped
+// for its own late reader ra. Reading a from a copy made for rb keeps that
+// copy alive across g2 until ra; keeping a's original until rb keeps it
+// across g1: 41 bytes at best (the planner before private variants). A
+// private variant recomputes a once for b and once more for ra, which
+// reaches the brute-force optimum at every budget down to the smallest.
+TEST(RematTest, RecomputesAnInputAgainRatherThanCopyItEarly) {
+  RematGraph graph;
+  graph.nodes.push_back(makeRematNode("x", 1, 1.0));
+  graph.nodes.push_back(makeRematNode("a", 10, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("b", 10, 1.0, {1}));
+  graph.nodes.push_back(makeRematNode("c", 1, 1.0, {2}));
+  graph.nodes.push_back(makeRematNode("g1", 30, 1.0, {3}));
+  graph.nodes.push_back(makeRematNode("h1", 1, 1.0, {4}));
+  graph.nodes.push_back(makeRematNode("rb", 1, 1.0, {5, 2}));
+  graph.nodes.push_back(makeRematNode("g2", 30, 1.0, {6}));
+  graph.nodes.push_back(makeRematNode("h2", 1, 1.0, {7}));
+  graph.nodes.push_back(makeRematNode("ra", 1, 1.0, {8, 1}));
+  graph.nodes.push_back(makeRematNode("out", 1, 1.0, {9, 0}, true));
+  EXPECT_FALSE(solveRematBruteForce(graph, 30).has_value());
+  for (int64_t budget : {31, 32, 36, 40}) {
+    std::optional<SequenceCost> optimum = solveRematBruteForce(graph, budget);
+    ASSERT_TRUE(optimum.has_value());
+    RematPlan plan = planGraph(graph, budget);
+    ASSERT_TRUE(plan.withinBudget) << budget;
+    EXPECT_DOUBLE_EQ(plan.recomputeSeconds, optimum->time - 11.0) << budget;
+    int runsOfA = 0;
+    for (const RematClone &clone : plan.clones)
+      runsOfA += clone.task == 1;
+    EXPECT_EQ(runsOfA, 2) << budget;
+  }
+}
+
 // a's input p is expensive and dies before a's late reader: recomputing a
 // there means recomputing p too. Making a's copy while p is still alive
 // (or keeping p alive until then) costs one run of a.
