@@ -40,6 +40,11 @@ PUBLISHED = {
 }
 
 
+def show(value):
+    """A published figure, or nothing where none is given."""
+    return "" if value is None else f"{value:.1f}"
+
+
 def load_graph(path):
     """Returns (node list in run order, edges) from a node-link JSON file:
     nodes as (bytes, duration), edges as (source index, target index)."""
@@ -178,9 +183,6 @@ def main():
             for row in rows:
                 fraction = float(row[0])
                 pub = published.get(round(fraction, 2), (None, None))
-
-                def show(value):
-                    return "" if value is None else f"{value:.1f}"
                 ilp = ""
                 if args.ilp_seconds > 0:
                     ilp = f"{row[10] or '-'} / {row[11] or '-'} / {row[12]}"

@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/CheckmateIlp.h"
+#include "memsched/Scheduling/Footprint.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/Remat.h"
@@ -449,8 +450,8 @@ std::optional<RematGraph> readGraphFile(const std::string &path,
 
 /// Table (d): auto (and optionally the ILP under a time limit) on one
 /// external graph at budgets ceil(fraction x the peak of its order), as
-/// MOCCASIN sets them. The floor is the largest working set of one node
-/// (its inputs and its output), which no recomputation goes below.
+/// MOCCASIN sets them. The floor is computeFootprintFloor()'s: the largest
+/// working set of one node (its inputs and its output).
 void printExternalGraph(const std::string &path,
                         const std::vector<double> &fractions, bool withIlp,
                         double ilpSeconds) {
@@ -466,15 +467,10 @@ void printExternalGraph(const std::string &path,
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
     std::exit(1);
   }
-  int64_t floor = 0;
+  int64_t floor = computeFootprintFloor(expanded->problem).bytes();
   size_t edges = 0;
-  for (const RematNode &node : graph->nodes) {
-    int64_t workingSet = node.sizeBytes;
-    for (NodeId input : node.inputs)
-      workingSet += graph->nodes[input].sizeBytes;
-    floor = std::max(floor, workingSet);
+  for (const RematNode &node : graph->nodes)
     edges += node.inputs.size();
-  }
   double base = sumOfDurations(*graph);
   std::printf("## (d) %s: %zu nodes, %zu edges, peak in its order %lld, "
               "floor %lld (%.3fx), one run of every node %.0f\n\n",

@@ -1654,8 +1654,9 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       bool metAlready = found->plan.withinBudget || chen->withinBudget ||
                         (single && single->withinBudget);
       if (!options.singleRecompute && !metAlready &&
-          std::count(context.hasPrivateVariant.begin(),
-                     context.hasPrivateVariant.end(), 1) > 0) {
+          std::find(context.hasPrivateVariant.begin(),
+                    context.hasPrivateVariant.end(),
+                    1) != context.hasPrivateVariant.end()) {
         SearchLimit privateLimit{
             context, context.numEvaluations + options.maxEvaluations,
             limit.deadline};
