@@ -200,7 +200,12 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
     llvm::SmallDenseSet<BufferId> taken;
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
       BufferId resultBuffer = bufferOf(linalgOp.getTiedOpResult(&init));
-      if (resultBuffer == kNoId)
+      // A result written into an input's buffer already (memsched-inplace's
+      // work) shares that one; it cannot take a second input's too.
+      if (resultBuffer == kNoId ||
+          llvm::any_of(linalgOp.getDpsInputOperands(), [&](OpOperand *input) {
+            return anyBufferOf(input->get()) == resultBuffer;
+          }))
         continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         BufferId buffer = writableBufferOf(input->get());

@@ -19,13 +19,13 @@
 //   max live = 12288 (no workspace)
 //   planned = resident 4096 + arena 8192 (A and C, live together at the
 //             second exp) + escaping 4096 (B, returned) = 16384 (16.00 KiB)
-//   floor = resident 4096 + returned 0 + the largest working set, 0:
-//           A may become B's returned buffer (the negf writing into it), and
-//           C may take A's buffer, so each op alone may hold nothing beside
-//           the returned buffer; and A may take the argument's buffer (the
-//           first exp writing into it, donated), so the returned buffer may
-//           be the argument's = 4096, a bound below what one order reaches
-//           (12288: A cannot be both). The first exp is named.
+//   floor = resident 4096 + returned 0 + the largest working set, 4096:
+//           the add reads B and C together and writes into B already, so it
+//           holds two buffers whatever the plan; A may become B's returned
+//           buffer (the negf writing into it) and A may take the argument's
+//           buffer (the first exp writing into it, donated), so B may be the
+//           argument's and C is left = 8192, a bound below what one order
+//           reaches (12288: A cannot be both). The add is named.
 //   ops = 4 tasks (the linalg ops; the three tensor.empty are free ops)
 // Time (roofline max(flops / peak, bytes / bandwidth) + launch; the three
 // tensor.empty cost nothing):
@@ -41,13 +41,13 @@
 // TEXT-LABEL: memsched report for @diamond
 // TEXT-NEXT:    planned (device)       16.00 KiB  (16384 bytes){{$}}
 // TEXT-NEXT:    modeled time         1.601e-05 s  (device h100){{$}}
-// TEXT-NEXT:    floor                   4.00 KiB  (4096 bytes = resident + returned + 0 B for 'linalg.exp' at {{.*}}report.mlir:[[#A:]]:8){{$}}
-// The peak is at the second exp (four lines below the first), where A, B
+// TEXT-NEXT:    floor                   8.00 KiB  (8192 bytes = resident + returned + 4.00 KiB for 'linalg.add' at {{.*}}report.mlir:[[#D:]]:8){{$}}
+// The peak is at the second exp (the line above the add), where A, B
 // (returned) and C are live, each named by the op writing it.
-// TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#A+4]]:8 ('linalg.exp'), largest live buffers:{{$}}
-// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A]]:8 (linalg.exp){{$}}
-// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A+2]]:8 (linalg.negf, returned){{$}}
-// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#A+4]]:8 (linalg.exp){{$}}
+// TEXT-NEXT:    peak at               {{.*}}report.mlir:[[#D-1]]:8 ('linalg.exp'), largest live buffers:{{$}}
+// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#D-5]]:8 (linalg.exp){{$}}
+// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#D-3]]:8 (linalg.negf, returned){{$}}
+// TEXT-NEXT:                  4.00 KiB  {{.*}}report.mlir:[[#D-1]]:8 (linalg.exp){{$}}
 // TEXT-NEXT:    secondary figures:{{$}}
 // TEXT-NEXT:    ops                            4{{$}}
 // TEXT-NEXT:    resident                4.00 KiB  (4096 bytes){{$}}
@@ -69,10 +69,10 @@
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 4096,
 // JSON-NEXT:          "estimated_ops": 0,
-// JSON-NEXT:          "floor_bytes": 4096,
+// JSON-NEXT:          "floor_bytes": 8192,
 // JSON-NEXT:          "floor_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
-// JSON-NEXT:          "floor_op": "linalg.exp",
-// JSON-NEXT:          "floor_working_set_bytes": 0,
+// JSON-NEXT:          "floor_op": "linalg.add",
+// JSON-NEXT:          "floor_working_set_bytes": 4096,
 // JSON-NEXT:          "fragmentation": 1,
 // JSON-NEXT:          "lower_bound_bytes": 12288,
 // JSON-NEXT:          "max_live_bytes": 12288,
