@@ -783,6 +783,8 @@ private:
   void addNestedConstants(Block &block);
   ValueId addValue(Value value, BufferId buffer, TaskId producer);
   void addResults(Operation *op, TaskId task, int64_t position);
+  /// Task::inPlaceWrites of every task, once the problem is complete.
+  void recordInPlaceWrites();
 
   TensorGraph &graph;
   func::FuncOp func;
@@ -1326,6 +1328,8 @@ void TensorGraphBuilder::run() {
     }
   }
 
+  recordInPlaceWrites();
+
   // Every byte figure is a sum of buffer sizes and workspaces: bounding
   // their total keeps all of them within 64 bits.
   int64_t total = 0;
@@ -1358,6 +1362,31 @@ void TensorGraphBuilder::run() {
     return;
   }
   graph.status = TensorGraphStatus::Built;
+}
+
+void TensorGraphBuilder::recordInPlaceWrites() {
+  auto bufferOf = [&](Value value) -> BufferId {
+    ValueId id = graph.getValueId(value);
+    return id == kNoId ? kNoId : problem.value(id).buffer;
+  };
+  for (TaskId task = 0; task < static_cast<TaskId>(problem.numTasks());
+       ++task) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(graph.getOp(task));
+    if (!linalgOp)
+      continue;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      ValueId resultId = graph.getValueId(linalgOp.getTiedOpResult(&init));
+      if (resultId == kNoId)
+        continue;
+      // Every candidate input: memsched-inplace takes the first one nothing
+      // reads afterwards, which the model decides in each plan's order.
+      for (OpOperand *input : linalgOp.getDpsInputOperands())
+        if (isInPlaceCandidate(graph, linalgOp, init, *input, bufferOf,
+                               [](int32_t) { return false; }))
+          problem.task(task).inPlaceWrites.push_back(
+              {graph.getValueId(input->get()), resultId});
+    }
+  }
 }
 
 TensorGraph TensorGraph::build(func::FuncOp func, const CostModel &costModel) {
@@ -1422,4 +1451,38 @@ bool mlir::memsched::mayWriteIntoInput(
            isa<ShapedType>(other.get().getType()) &&
            bufferOf(other.get()) == buffer;
   });
+}
+
+bool mlir::memsched::isInPlaceCandidate(
+    const TensorGraph &graph, Operation *op, OpOperand &init, OpOperand &input,
+    llvm::function_ref<int32_t(Value)> bufferOf,
+    llvm::function_ref<bool(int32_t)> mayOverwrite) {
+  const Problem &problem = graph.getProblem();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  int32_t initBuffer = bufferOf(init.get());
+  // An init in resident memory (an argument, a loop-carried value once a
+  // body is planned as a function): moving the write frees nothing, and out
+  // of a loop-carried buffer it would make bufferization copy at the yield.
+  // One written over an input already: moving the write to another frees
+  // nothing, and would undo what a plan made on these writes assumed.
+  if (!linalgOp ||
+      (initBuffer != kNoId &&
+       (problem.buffer(initBuffer).kind == BufferKind::Resident ||
+        llvm::any_of(linalgOp.getDpsInputOperands(), [&](OpOperand *other) {
+          return bufferOf(other->get()) == initBuffer;
+        }))))
+    return false;
+  if (!mayWriteIntoInput(op, init, input, bufferOf))
+    return false;
+  ValueId inputId = graph.getValueId(input.get());
+  if (inputId == kNoId)
+    return false;
+  TaskId definer = problem.value(inputId).definedBy;
+  if (definer != kNoId &&
+      llvm::any_of(graph.getOps(definer),
+                   [](Operation *op) { return isa<CallOpInterface>(op); }))
+    return false;
+  int32_t buffer = bufferOf(input.get());
+  return problem.buffer(buffer).kind != BufferKind::Resident ||
+         mayOverwrite(buffer);
 }

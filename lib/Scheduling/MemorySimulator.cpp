@@ -92,6 +92,24 @@ mlir::memsched::scheduling::simulateMemory(const Problem &problem,
   return profile;
 }
 
+namespace {
+/// Sets the peaks and the peak step from the per-step bytes.
+void updatePeaks(MemoryProfile &profile) {
+  profile.peakTransientBytes = 0;
+  profile.maxLiveBytes = 0;
+  profile.peakStep = -1;
+  for (size_t pos = 0; pos < profile.liveBytes.size(); ++pos) {
+    profile.maxLiveBytes =
+        std::max(profile.maxLiveBytes, profile.liveBufferBytes[pos]);
+    if (profile.peakStep < 0 ||
+        profile.liveBytes[pos] > profile.peakTransientBytes) {
+      profile.peakTransientBytes = profile.liveBytes[pos];
+      profile.peakStep = static_cast<int32_t>(pos);
+    }
+  }
+}
+} // namespace
+
 void mlir::memsched::scheduling::countEscapingFromStart(
     const Problem &problem, MemoryProfile &profile) {
   size_t n = profile.liveBytes.size();
@@ -106,23 +124,65 @@ void mlir::memsched::scheduling::countEscapingFromStart(
       startsAfter[lifetime.start] += buffer.sizeBytes;
   }
   int64_t running = 0;
-  profile.peakTransientBytes = 0;
-  profile.maxLiveBytes = 0;
-  profile.peakStep = -1;
   for (size_t pos = n; pos-- > 0;) {
     running += startsAfter[pos + 1];
     profile.liveBytes[pos] += running;
     profile.liveBufferBytes[pos] += running;
   }
-  for (size_t pos = 0; pos < n; ++pos) {
-    profile.maxLiveBytes =
-        std::max(profile.maxLiveBytes, profile.liveBufferBytes[pos]);
-    if (profile.peakStep < 0 ||
-        profile.liveBytes[pos] > profile.peakTransientBytes) {
-      profile.peakTransientBytes = profile.liveBytes[pos];
-      profile.peakStep = static_cast<int32_t>(pos);
+  updatePeaks(profile);
+}
+
+bool mlir::memsched::scheduling::applyInPlaceWrites(
+    Problem &problem, const std::vector<TaskId> &order,
+    const std::vector<BufferLifetime> &lifetimes) {
+  std::vector<bool> escaping = problem.escapingBuffers();
+  // Where each buffer's values went: a chain of writes ends in one buffer.
+  std::vector<BufferId> mergedInto(problem.numBuffers());
+  for (size_t b = 0; b < mergedInto.size(); ++b)
+    mergedInto[b] = static_cast<BufferId>(b);
+  auto find = [&](BufferId buffer) {
+    while (mergedInto[buffer] != buffer)
+      buffer = mergedInto[buffer] = mergedInto[mergedInto[buffer]];
+    return buffer;
+  };
+  bool changed = false;
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    const std::vector<std::pair<ValueId, ValueId>> &writes =
+        problem.task(order[pos]).inPlaceWrites;
+    int32_t step = static_cast<int32_t>(pos);
+    std::vector<BufferId> taken;
+    for (auto [input, result] : writes) {
+      BufferId from = problem.value(input).buffer;
+      BufferId to = problem.value(result).buffer;
+      auto isTaken = [&](BufferId buffer) {
+        return std::find(taken.begin(), taken.end(), buffer) != taken.end();
+      };
+      if (from == to || problem.buffer(from).kind != BufferKind::Transient ||
+          problem.buffer(to).kind != BufferKind::Transient || escaping[from] ||
+          escaping[to] || lifetimes[from].end != step ||
+          lifetimes[to].start != step || isTaken(from) || isTaken(to))
+        continue;
+      taken.push_back(from);
+      taken.push_back(to);
+      mergedInto[to] = find(from);
+      changed = true;
     }
   }
+  if (!changed)
+    return false;
+  for (size_t b = 0; b < mergedInto.size(); ++b) {
+    BufferId root = find(static_cast<BufferId>(b));
+    if (root == static_cast<BufferId>(b))
+      continue;
+    Buffer &target = problem.buffer(root);
+    const Buffer &moved = problem.buffer(static_cast<BufferId>(b));
+    target.sizeBytes = std::max(target.sizeBytes, moved.sizeBytes);
+  }
+  for (size_t v = 0; v < problem.numValues(); ++v) {
+    Value &value = problem.value(static_cast<ValueId>(v));
+    value.buffer = find(value.buffer);
+  }
+  return true;
 }
 
 int64_t mlir::memsched::scheduling::computeLowerBoundTransientBytes(

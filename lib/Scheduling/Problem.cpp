@@ -249,6 +249,12 @@ bool Problem::verifyReferences(std::string *error) const {
                           " has a negative or non-finite duration");
       return false;
     }
+    for (auto [input, result] : t.inPlaceWrites)
+      if (!inRange(input, values.size()) || !inRange(result, values.size())) {
+        setError(error, "task " + describeTask(static_cast<TaskId>(id)) +
+                            " names an in-place write of a value out of range");
+        return false;
+      }
   }
   for (size_t id = 0; id < buffers.size(); ++id) {
     const Buffer &b = buffers[id];

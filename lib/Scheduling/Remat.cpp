@@ -722,6 +722,32 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
   for (auto [before, after] : problem.extraDependences())
     expanded.addDependence(newIdOfTask[before], newIdOfTask[after]);
 
+  // In-place writes name the values of the expanded problem: a redirected
+  // read's copy, and for a clone its own result.
+  auto remapWrites = [&](int32_t reader, TaskId newId, int32_t clone) {
+    std::vector<std::pair<ValueId, ValueId>> &writes =
+        expanded.task(newId).inPlaceWrites;
+    for (auto &[input, result] : writes) {
+      if (auto it = redirect.find(key(reader, input)); it != redirect.end())
+        input = copyValue[key(it->second, input)];
+      if (clone >= 0) {
+        auto it = copyValue.find(key(clone, result));
+        result = it == copyValue.end() ? kNoId : it->second;
+      }
+    }
+    writes.erase(std::remove_if(writes.begin(), writes.end(),
+                                [](const std::pair<ValueId, ValueId> &write) {
+                                  return write.second == kNoId;
+                                }),
+                 writes.end());
+  };
+  for (TaskId t = 0; t < numTasks; ++t)
+    if (!problem.task(t).inPlaceWrites.empty())
+      remapWrites(t, newIdOfTask[t], -1);
+  for (int32_t k = 0; k < numClones; ++k)
+    if (!problem.task(plan.clones[k].task).inPlaceWrites.empty())
+      remapWrites(numTasks + k, newIdOfClone[k], k);
+
   result.order = expanded.programOrder();
   result.idOfInputTask = std::move(newIdOfTask);
   std::string why;
@@ -731,6 +757,20 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
     return fail("the plan reads a copy before it is made: " + why);
   }
   return result;
+}
+
+std::optional<MemoryProfile> mlir::memsched::scheduling::simulateRematExpansion(
+    RematExpansion &expansion, bool escapingWhole, std::string *error) {
+  std::optional<MemoryProfile> profile =
+      simulateMemory(expansion.problem, expansion.order, error);
+  if (profile && applyInPlaceWrites(expansion.problem, expansion.order,
+                                    profile->lifetimes))
+    profile = simulateMemory(expansion.problem, expansion.order, error);
+  if (!profile)
+    return std::nullopt;
+  if (escapingWhole)
+    countEscapingFromStart(expansion.problem, *profile);
+  return profile;
 }
 
 std::optional<Evaluation>
@@ -756,11 +796,9 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
   if (!expansion)
     return std::nullopt;
   std::optional<MemoryProfile> profile =
-      simulateMemory(expansion->problem, expansion->order, error);
+      simulateRematExpansion(*expansion, escapingWhole, error);
   if (!profile)
     return std::nullopt;
-  if (escapingWhole)
-    countEscapingFromStart(expansion->problem, *profile);
   evaluation.plan.peakTransientAfter = profile->peakTransientBytes;
   evaluation.plan.withinBudget = profile->peakTransientBytes <= budget;
   // The expanded order is the identity, so ids are positions.

@@ -200,11 +200,9 @@ bool mlir::memsched::scheduling::detail::measurePlan(const Problem &problem,
   if (!expansion)
     return false;
   std::optional<MemoryProfile> profile =
-      simulateMemory(expansion->problem, expansion->order);
+      simulateRematExpansion(*expansion, escapingWhole);
   if (!profile)
     return false;
-  if (escapingWhole)
-    countEscapingFromStart(expansion->problem, *profile);
   plan.peakTransientAfter = profile->peakTransientBytes;
   plan.withinBudget = profile->peakTransientBytes <= budget;
   plan.smallestPeakTransient = profile->peakTransientBytes;

@@ -77,45 +77,21 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
     auto linalgOp = dyn_cast<linalg::LinalgOp>(graph.getOp(task));
     if (!linalgOp)
       continue;
+    // An argument's buffer holds the argument or what was written into it
+    // since (a donated argument's in-place chain continues).
+    auto mayOverwrite = [&](sched::BufferId buffer) {
+      return donateArguments && argumentBuffers.contains(buffer);
+    };
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
       Value result = linalgOp.getTiedOpResult(&init);
-      // Already in place in resident memory (an argument, a loop-carried
-      // value once a body is planned as a function): moving the write
-      // frees nothing, and out of a loop-carried buffer it would make
-      // bufferization copy at the yield.
-      sched::BufferId initBuffer = getBuffer(init.get());
-      if (initBuffer != sched::kNoId &&
-          problem.buffer(initBuffer).kind == sched::BufferKind::Resident)
-        continue;
-      // Already written over one of its inputs (taken before): moving the
-      // write to another frees nothing, and would undo what a plan made on
-      // these writes assumed (which buffer escapes, which can be swapped).
-      if (initBuffer != sched::kNoId &&
-          llvm::any_of(linalgOp.getDpsInputOperands(), [&](OpOperand *input) {
-            return getBuffer(input->get()) == initBuffer;
-          }))
-        continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         Value candidate = input->get();
+        if (!isInPlaceCandidate(graph, linalgOp, init, *input, getBuffer,
+                                mayOverwrite))
+          continue;
         sched::BufferId buffer = getBuffer(candidate);
-        if (!mayWriteIntoInput(linalgOp, init, *input, getBuffer) ||
-            escaping[buffer] || lastUse[buffer] != task ||
+        if (escaping[buffer] || lastUse[buffer] != task ||
             swappedOut.contains(buffer))
-          continue;
-        // The results of a call may alias each other (a callee returning
-        // one value twice) or its arguments, which one-shot bufferization
-        // does not see at the call: writing over one would change another.
-        sched::ValueId candidateId = graph.getValueId(candidate);
-        sched::TaskId definer = problem.value(candidateId).definedBy;
-        if (definer != sched::kNoId &&
-            llvm::any_of(graph.getOps(definer), [](Operation *op) {
-              return isa<CallOpInterface>(op);
-            }))
-          continue;
-        // An argument's buffer holds the argument or what was written
-        // into it since (a donated argument's in-place chain continues).
-        if (problem.buffer(buffer).kind == sched::BufferKind::Resident &&
-            !(donateArguments && argumentBuffers.contains(buffer)))
           continue;
         sched::BufferId resultBuffer = getBuffer(result);
         init.set(candidate);

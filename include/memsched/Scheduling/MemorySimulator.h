@@ -70,6 +70,20 @@ std::optional<MemoryProfile> simulateMemory(const Problem &problem,
 /// simulated.
 void countEscapingFromStart(const Problem &problem, MemoryProfile &profile);
 
+/// Makes the in-place writes of \p problem's tasks (Task::inPlaceWrites)
+/// that memsched-inplace would make in \p order, given the buffers'
+/// \p lifetimes in that order: in order, a write whose input's buffer is
+/// used last at its task and whose result's buffer is first used there,
+/// both transient and not escaping, each buffer in one write per task. (A
+/// returned result may take a dying input's buffer too, but inside a
+/// control-flow body planned as a function what it yields is a tensor of
+/// its own in the lowering: those writes are left out, which can only make
+/// the model count more than the rewrite leaves.) A write made moves the
+/// result's buffer's values into the input's buffer. Returns whether any was
+/// made (simulate again to see the effect).
+bool applyInPlaceWrites(Problem &problem, const std::vector<TaskId> &order,
+                        const std::vector<BufferLifetime> &lifetimes);
+
 /// Returns a lower bound on peakTransientBytes valid for every order: the
 /// larger of the biggest single-task footprint (distinct transient buffers
 /// used plus workspace) and the total size of the used liveToEnd transient

@@ -49,6 +49,11 @@ struct Task {
   int64_t workspaceBytes = 0;
   /// Fences keep their relative program order (e.g. side effects).
   bool isFence = false;
+  /// (input, result) value pairs of an elementwise write whose result may
+  /// take the input's buffer where no later task uses that buffer: what
+  /// memsched-inplace rewrites after a budget plan. The recomputation
+  /// planners model it (applyInPlaceWrites); the other simulators do not.
+  std::vector<std::pair<ValueId, ValueId>> inPlaceWrites;
 };
 
 /// Memory shared by an alias group of values.

@@ -41,6 +41,7 @@
 #ifndef MEMSCHED_SCHEDULING_REMAT_H
 #define MEMSCHED_SCHEDULING_REMAT_H
 
+#include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Problem.h"
 
 #include <cstdint>
@@ -209,6 +210,16 @@ std::optional<RematExpansion> expandRematPlan(const Problem &problem,
                                               const RematPlan &plan,
                                               std::string *error = nullptr,
                                               bool *outOfOrder = nullptr);
+
+/// The memory profile of \p expansion as the recomputation planners measure
+/// plans: with the in-place writes memsched-inplace makes on the rewritten
+/// function (applyInPlaceWrites, which moves values of
+/// `expansion.problem`), escaping buffers counted from the first step where
+/// \p escapingWhole (countEscapingFromStart). std::nullopt with \p error for
+/// an invalid expansion.
+std::optional<MemoryProfile>
+simulateRematExpansion(RematExpansion &expansion, bool escapingWhole,
+                       std::string *error = nullptr);
 
 } // namespace scheduling
 } // namespace memsched
