@@ -411,6 +411,51 @@ TEST(RematTest, RecomputesAnInputAgainRatherThanCopyItEarly) {
   }
 }
 
+// On a deep training step, where no plan meets the budget with groups of
+// 32 buffers, auto tries groups of 256: a layer's backward then recomputes
+// its activation from the input of a longer chain, and fewer activations
+// stay kept. Its smallest peak is then a deep greedy's, and met when asked.
+// On a chain of 80 activations (10 bytes each; gradients of 1 byte), with
+// Rotor's phase off, no plan meets a budget of 0 with groups of 32 buffers:
+// auto then tries groups of 256, and a layer's backward recomputes its
+// activation from the input of a long chain instead of from checkpoints
+// kept every 32 layers. Its smallest peak, two activations and a gradient,
+// is a deep greedy's, and met when asked.
+TEST(RematTest, LongerGroupsReachLowerPeaksWhereNothingElseMeetsTheBudget) {
+  for (int n : {40, 80}) {
+    RematGraph graph;
+    graph.nodes.push_back(makeRematNode("x", 1, 1.0));
+    for (int i = 1; i <= n; ++i)
+      graph.nodes.push_back(
+          makeRematNode("a" + std::to_string(i), 10, 1.0, {i - 1}));
+    graph.nodes.push_back(makeRematNode("g" + std::to_string(n), 1, 1.0, {n}));
+    for (int i = n - 1; i >= 1; --i) {
+      int previous = static_cast<int>(graph.nodes.size()) - 1;
+      graph.nodes.push_back(makeRematNode("g" + std::to_string(i), 1, 1.0,
+                                          {previous, i}, i == 1));
+    }
+    std::string error;
+    std::optional<ExpandedSequence> expanded =
+        expandSequence(graph, identitySequence(graph), &error);
+    ASSERT_TRUE(expanded.has_value()) << error;
+    const Problem &problem = expanded->problem;
+    RematOptions options;
+    options.rotorMaxStages = 0;
+    options.budgetTransientBytes = 0;
+    std::optional<RematPlan> smallest = planRemat(problem, options);
+    ASSERT_TRUE(smallest.has_value());
+    EXPECT_FALSE(smallest->withinBudget);
+    EXPECT_EQ(smallest->smallestPeakTransient, 21) << n;
+    options.budgetTransientBytes = smallest->smallestPeakTransient;
+    std::optional<RematPlan> plan = planRemat(problem, options);
+    ASSERT_TRUE(plan.has_value());
+    EXPECT_TRUE(plan->withinBudget) << n;
+    EXPECT_NE(plan->algorithm.find("deep"), std::string::npos)
+        << n << ": " << plan->algorithm;
+    checkPlan(problem, *plan, options.budgetTransientBytes);
+  }
+}
+
 // a's input p is expensive and dies before a's late reader: recomputing a
 // there means recomputing p too. Making a's copy while p is still alive
 // (or keeping p alive until then) costs one run of a.
