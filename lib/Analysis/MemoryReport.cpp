@@ -207,6 +207,9 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
             return anyBufferOf(input->get()) == resultBuffer;
           }))
         continue;
+      // Every input the result may take: which one a plan's writes choose
+      // (memsched-inplace skips a call's results, for one) is not the
+      // floor's to guess.
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         BufferId buffer = writableBufferOf(input->get());
         if (buffer == kNoId || buffer == resultBuffer || escaping[buffer] ||
@@ -215,7 +218,6 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
             !taken.insert(buffer).second)
           continue;
         pairs[task].push_back({resultBuffer, buffer});
-        break;
       }
     }
   }
@@ -274,15 +276,18 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
       placedElsewhere[id] += problem.buffer(buffer).sizeBytes;
     // A pair is one buffer: the result, or the input where the result is
     // a returned buffer's storage already. A result takes one buffer, so
-    // one of its pairs counts; an argument's is out of the working set.
+    // one of its pairs counts (the first that frees one); an argument's is
+    // out of the working set.
     llvm::SmallDenseSet<BufferId> paired;
     for (auto [result, input] : pairs[id]) {
-      if (escaping[result] || !paired.insert(result).second)
+      if (escaping[result] || paired.contains(result))
         continue;
       BufferId shared = placed.contains(result) ? input : result;
       if (problem.buffer(shared).kind == BufferKind::Transient &&
-          placed.insert(shared).second)
+          placed.insert(shared).second) {
         placedElsewhere[id] += problem.buffer(shared).sizeBytes;
+        paired.insert(result);
+      }
     }
     // What a body holds while its op runs, planning inside the body can
     // lower (recomputation there): the floor does not bound it.
