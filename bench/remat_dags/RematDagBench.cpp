@@ -22,12 +22,16 @@
 //      writes MOCCASIN's published graphs in this form) at budgets given as
 //      fractions of its peak in the given order: auto's extra time as a
 //      share of one run of every node (MOCCASIN's "TDI"), with the ILP under
-//      a time limit beside it when --graph-ilp is given.
+//      a time limit beside it when --graph-ilp is given;
+//  (e) DAGs of 25-200 nodes (training steps and random DAGs) at 0.9 .. 0.7
+//      of the peak: auto against Checkmate's ILP started from auto's plan
+//      under --ilp-seconds, with the bound CBC proves and its gap (not in
+//      the default sections: up to 2 x 24 x the limit).
 //
 // Nothing is hard-coded: every figure comes from a solve and a simulation.
 // Flags: --seed N, --ilp-seconds S (time limit per ILP solve of the
 // baseline), --auto-ilp-nodes N (RematOptions::ilpMaxNodes of auto), --quick
-// (smaller graphs only), --sections abc (which tables), --graph FILE
+// (smaller graphs only), --sections abce (which tables), --graph FILE
 // --fractions F,F,.. --graph-ilp (table d only), --max-evaluations N and
 // --local-search-work N (RematOptions of every plan).
 //
@@ -51,6 +55,10 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace mlir::memsched::scheduling;
 
@@ -414,6 +422,171 @@ void printSolveTimes(bool quick) {
   std::printf("\n");
 }
 
+/// What a warm-started ILP solve of table (e) returns through its pipe.
+struct LargeIlpOutcome {
+  IlpStatus status = IlpStatus::Unknown;
+  double time = 0, lowerBound = 0, seconds = 0;
+};
+
+/// solveCheckmateIlp in a child process killed after \p wallSeconds: CBC's
+/// time limit is not checked while it solves the root LP or generates cuts,
+/// which on 100-node graphs can take many minutes. std::nullopt when the
+/// child was killed or failed.
+std::optional<LargeIlpOutcome>
+solveIlpWithDeadline(const RematGraph &graph, int64_t budget,
+                     const CheckmateOptions &options, double wallSeconds) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return std::nullopt;
+  std::fflush(stdout);
+  pid_t child = fork();
+  if (child < 0)
+    return std::nullopt;
+  if (child == 0) {
+    close(fds[0]);
+    LargeIlpOutcome outcome;
+    std::string error;
+    if (std::optional<CheckmateResult> result =
+            solveCheckmateIlp(graph, budget, options, &error)) {
+      outcome.status = result->status;
+      outcome.time = result->cost.time;
+      outcome.lowerBound = result->lowerBound;
+      outcome.seconds = result->solveSeconds;
+      if (write(fds[1], &outcome, sizeof(outcome)) != sizeof(outcome))
+        _exit(1);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  auto begin = std::chrono::steady_clock::now();
+  int status = 0;
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count() > wallSeconds) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      close(fds[0]);
+      return std::nullopt;
+    }
+    usleep(100'000);
+  }
+  LargeIlpOutcome outcome;
+  bool received = read(fds[0], &outcome, sizeof(outcome)) == sizeof(outcome);
+  close(fds[0]);
+  if (!received)
+    return std::nullopt;
+  return outcome;
+}
+
+/// Table (e): DAGs of 25-200 nodes, where the ILP rarely proves optimality.
+/// CBC starts from auto's plan and runs under \p ilpSeconds; what it returns
+/// bounds how far auto is from the optimum: auto / the ILP's bound is an
+/// upper bound on auto's ratio to the optimal extra time.
+void printLargeIlpComparison(std::mt19937 &rng, double ilpSeconds) {
+  std::printf("## (e) DAGs of 25-200 nodes: auto against the ILP under a "
+              "time limit of %.0f s, started from auto's plan\n\n",
+              ilpSeconds);
+  std::printf("| graph | nodes | budget | auto extra | auto (s) | ILP | ILP "
+              "extra | ILP bound on extra | gap %% | ILP (s) | auto / ILP "
+              "bound |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<NamedGraph> graphs;
+  for (int layers : {8, 16, 33, 66})
+    graphs.push_back({"training, " + std::to_string(layers) + " layers",
+                      makeTrainingGraph(layers, rng)});
+  for (size_t n : {25, 50, 100, 200})
+    graphs.push_back({"random", makeRandomGraph(n, rng)});
+  int proven = 0, improved = 0, rows = 0, autoMissed = 0;
+  std::vector<double> boundRatios;
+  for (const NamedGraph &named : graphs) {
+    const RematGraph &graph = named.graph;
+    std::string error;
+    std::optional<ExpandedSequence> expanded =
+        expandSequence(graph, identitySequence(graph), &error);
+    std::optional<SequenceCost> storeAll =
+        simulateSequence(graph, identitySequence(graph), &error);
+    if (!expanded || !storeAll) {
+      std::fprintf(stderr, "%s: %s\n", named.name.c_str(), error.c_str());
+      std::exit(1);
+    }
+    double base = sumOfDurations(graph);
+    for (double fraction : {0.9, 0.8, 0.7}) {
+      ++rows;
+      int64_t budget =
+          static_cast<int64_t>(std::floor(fraction * storeAll->peakBytes));
+      RematPlan best =
+          *plan(expanded->problem, RematAlgorithm::Auto, budget, 60.0);
+      CheckmateOptions options;
+      options.timeLimitSeconds = ilpSeconds;
+      options.maxNodes = 0;
+      if (best.withinBudget) {
+        RematExpansion expansion = *expandRematPlan(expanded->problem, best);
+        std::vector<NodeId> sequence;
+        for (TaskId task : expansion.order)
+          sequence.push_back(expanded->nodeOf[expansion.originOf[task]]);
+        options.startSequences.push_back(std::move(sequence));
+      } else {
+        ++autoMissed;
+      }
+      std::optional<LargeIlpOutcome> ilp =
+          solveIlpWithDeadline(graph, budget, options, 2 * ilpSeconds + 30);
+      std::string status = "no answer (killed)", extra, bound, gap, seconds,
+                  ratio;
+      char buffer[64];
+      if (ilp) {
+        status = stringifyIlpStatus(ilp->status);
+        std::snprintf(buffer, sizeof(buffer), "%.1f", ilp->seconds);
+        seconds = buffer;
+        bool hasSolution = ilp->status == IlpStatus::Optimal ||
+                           ilp->status == IlpStatus::Feasible;
+        double boundExtra = std::max(0.0, ilp->lowerBound - base);
+        if (ilp->status == IlpStatus::Optimal)
+          ++proven;
+        if (hasSolution) {
+          std::snprintf(buffer, sizeof(buffer), "%.0f", ilp->time - base);
+          extra = buffer;
+          if (best.withinBudget &&
+              ilp->time - base < best.recomputeSeconds - 1e-9)
+            ++improved;
+          if (ilp->time - base > 0) {
+            std::snprintf(buffer, sizeof(buffer), "%.1f",
+                          100.0 * (ilp->time - base - boundExtra) /
+                              (ilp->time - base));
+            gap = buffer;
+          }
+        }
+        if (ilp->status != IlpStatus::Infeasible) {
+          std::snprintf(buffer, sizeof(buffer), "%.1f", boundExtra);
+          bound = buffer;
+          if (best.withinBudget && boundExtra > 0) {
+            boundRatios.push_back(best.recomputeSeconds / boundExtra);
+            std::snprintf(buffer, sizeof(buffer), "%.2f",
+                          best.recomputeSeconds / boundExtra);
+            ratio = buffer;
+          } else if (best.withinBudget && best.recomputeSeconds == 0) {
+            ratio = "1 (both 0)";
+          }
+        }
+      }
+      std::printf("| %s | %zu | %.2fx (%lld B) | %s | %.2f | %s | %s | %s | "
+                  "%s | %s | %s |\n",
+                  named.name.c_str(), graph.nodes.size(), fraction,
+                  static_cast<long long>(budget), extraOf(best).c_str(),
+                  best.solveSeconds, status.c_str(), extra.c_str(),
+                  bound.c_str(), gap.c_str(), seconds.c_str(), ratio.c_str());
+    }
+  }
+  std::printf("\n%d budgets: the ILP proved %d optimal and improved on "
+              "auto's plan in %d; auto missed %d. auto / the ILP's bound "
+              "(an upper bound on auto / optimum) over the %zu with a "
+              "positive bound: geometric mean %.3f, max %.3f.\n\n",
+              rows, proven, improved, autoMissed, boundRatios.size(),
+              geometricMean(boundRatios),
+              boundRatios.empty()
+                  ? 0.0
+                  : *std::max_element(boundRatios.begin(), boundRatios.end()));
+}
+
 /// Reads a node graph written one node per line, nodes in run order:
 /// "<bytes> <duration> <number of inputs> <input index>...", inputs earlier.
 std::optional<RematGraph> readGraphFile(const std::string &path,
@@ -570,7 +743,7 @@ int main(int argc, char **argv) {
           stderr,
           "usage: %s [--seed N] [--ilp-seconds S] [--auto-ilp-nodes N] "
           "[--max-evaluations N] [--local-search-work N] [--quick] [--sections "
-          "abc] [--graph FILE "
+          "abce] [--graph FILE "
           "[--fractions F,F,..] [--graph-ilp]]\n",
           argv[0]);
       return 2;
@@ -599,5 +772,7 @@ int main(int argc, char **argv) {
     printEqualPeak();
   if (sections.find('c') != std::string::npos)
     printSolveTimes(quick);
+  if (sections.find('e') != std::string::npos)
+    printLargeIlpComparison(rng, ilpSeconds);
   return 0;
 }
