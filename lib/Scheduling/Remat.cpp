@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -1516,6 +1517,113 @@ planSegments(const RematContext &context, int64_t budget, int64_t segments,
   best->plan.smallestPeakTransient = smallestPeak;
   return best;
 }
+
+/// \p plan with the clones inserted before task \p from moved to run before
+/// task \p to instead (clone indices renumbered so the list stays in
+/// execution order), or std::nullopt when \p to already runs clones of the
+/// same tasks (their copies would share buffers).
+std::optional<RematPlan> moveCloneGroup(const RematPlan &plan, TaskId from,
+                                        TaskId to, int32_t numTasks) {
+  std::vector<char> tasksAtTarget;
+  for (const RematClone &clone : plan.clones)
+    if (clone.insertBefore == to) {
+      if (tasksAtTarget.size() <= static_cast<size_t>(clone.task))
+        tasksAtTarget.resize(clone.task + 1, 0);
+      tasksAtTarget[clone.task] = 1;
+    }
+  std::vector<int32_t> order(plan.clones.size());
+  std::iota(order.begin(), order.end(), 0);
+  RematPlan moved = plan;
+  for (RematClone &clone : moved.clones)
+    if (clone.insertBefore == from) {
+      if (static_cast<size_t>(clone.task) < tasksAtTarget.size() &&
+          tasksAtTarget[clone.task])
+        return std::nullopt;
+      clone.insertBefore = to;
+    }
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return moved.clones[a].insertBefore < moved.clones[b].insertBefore;
+  });
+  std::vector<int32_t> newIndex(order.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    newIndex[order[k]] = static_cast<int32_t>(k);
+  std::vector<RematClone> clones(order.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    clones[k] = moved.clones[order[k]];
+  moved.clones = std::move(clones);
+  for (RematRedirect &redirect : moved.redirects) {
+    redirect.clone = newIndex[redirect.clone];
+    if (redirect.reader >= numTasks)
+      redirect.reader = numTasks + newIndex[redirect.reader - numTasks];
+  }
+  return moved;
+}
+
+/// Moves the clones that run at the peak of \p plan earlier, while that
+/// lowers the peak: a copy made right before its first late reader is live
+/// with whatever the tasks just before that reader made (the backward of a
+/// convolution computes the input's gradient, then recomputes the padded
+/// input for the weight's gradient: made before the input's gradient, the
+/// padded input no longer meets it). The recomputation is unchanged, so the
+/// plan costs the same time. Tries the kHoistReach tasks before each
+/// group's insertion point; every trial is expanded and simulated.
+RematPlan hoistClonesAtPeak(const Problem &problem, RematPlan plan,
+                            bool escapingWhole) {
+  constexpr int32_t kHoistReach = 16;
+  constexpr int kMaxMoves = 256;
+  int32_t numTasks = static_cast<int32_t>(problem.numTasks());
+  auto measure = [&](const RematPlan &candidate,
+                     int32_t *peakClone) -> std::optional<int64_t> {
+    std::optional<RematExpansion> expansion =
+        expandRematPlan(problem, candidate);
+    if (!expansion)
+      return std::nullopt;
+    std::optional<MemoryProfile> profile =
+        simulateRematExpansion(*expansion, escapingWhole);
+    if (!profile)
+      return std::nullopt;
+    if (peakClone) {
+      // Expanded ids are positions: the clones inserted before a task run
+      // right before it, in list order.
+      *peakClone = -1;
+      int32_t position = 0;
+      size_t k = 0;
+      for (TaskId t = 0; t < numTasks; ++t, ++position)
+        for (; k < candidate.clones.size() &&
+               candidate.clones[k].insertBefore == t;
+             ++k, ++position)
+          if (position == profile->peakStep)
+            *peakClone = static_cast<int32_t>(k);
+    }
+    return profile->peakTransientBytes;
+  };
+  int32_t peakClone = -1;
+  std::optional<int64_t> peak = measure(plan, &peakClone);
+  for (int move = 0; move < kMaxMoves && peak && peakClone >= 0; ++move) {
+    TaskId from = plan.clones[peakClone].insertBefore;
+    std::optional<RematPlan> best;
+    int64_t bestPeak = *peak;
+    for (TaskId to = from - 1; to >= 0 && to >= from - kHoistReach; --to) {
+      std::optional<RematPlan> moved = moveCloneGroup(plan, from, to, numTasks);
+      if (!moved)
+        continue;
+      std::optional<int64_t> movedPeak = measure(*moved, nullptr);
+      // Earlier still, a clone would read a copy before it is made.
+      if (!movedPeak)
+        break;
+      if (*movedPeak < bestPeak) {
+        bestPeak = *movedPeak;
+        best = std::move(moved);
+      }
+    }
+    if (!best)
+      break;
+    plan = std::move(*best);
+    peak = measure(plan, &peakClone);
+  }
+  plan.peakTransientAfter = peak ? *peak : plan.peakTransientAfter;
+  return plan;
+}
 } // namespace
 
 std::optional<RematAlgorithm>
@@ -1792,6 +1900,18 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       return std::nullopt;
     if (plan->algorithm.empty())
       plan->algorithm = getRematAlgorithmName(options.algorithm);
+    // Over the budget, the clones at the peak may run earlier for free.
+    if (!plan->withinBudget && options.hoistClones &&
+        !options.singleRecompute) {
+      RematPlan hoisted =
+          hoistClonesAtPeak(problem, *plan, options.escapingWhole);
+      if (hoisted.peakTransientAfter < plan->peakTransientAfter) {
+        hoisted.withinBudget = hoisted.peakTransientAfter <= budget;
+        hoisted.smallestPeakTransient =
+            std::min(plan->smallestPeakTransient, hoisted.peakTransientAfter);
+        plan = std::move(hoisted);
+      }
+    }
   }
   plan->peakTransientBefore = none->plan.peakTransientAfter;
   // Recomputing nothing is always possible.

@@ -456,6 +456,49 @@ TEST(RematTest, LongerGroupsReachLowerPeaksWhereNothingElseMeetsTheBudget) {
   }
 }
 
+// b is dropped across the loss's large h and recomputed (from x, through
+// a) for its late reader w. Made right before w, the copies a' and b' are
+// live with the gradient g that w reads too: 20 + 15 + 10 = 45. Made before
+// g, they meet only k (1 + 15 + 10); the peak is then h's step, 1 + 40 (s
+// and h), the optimum. The same clones either way, so the same time.
+TEST(RematTest, ClonesAtThePeakRunEarlierWhereThatLowersIt) {
+  RematGraph graph;
+  graph.nodes.push_back(makeRematNode("x", 1, 1.0));
+  graph.nodes.push_back(makeRematNode("a", 15, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("b", 10, 1.0, {1}));
+  graph.nodes.push_back(makeRematNode("s", 1, 1.0, {2}));
+  graph.nodes.push_back(makeRematNode("h", 40, 1.0, {3}));
+  graph.nodes.push_back(makeRematNode("k", 1, 1.0, {4}));
+  graph.nodes.push_back(makeRematNode("g", 20, 1.0, {5}));
+  graph.nodes.push_back(makeRematNode("w", 1, 1.0, {2, 6}));
+  graph.nodes.push_back(makeRematNode("out", 1, 1.0, {6, 7}, true));
+  std::string error;
+  std::optional<ExpandedSequence> expanded =
+      expandSequence(graph, identitySequence(graph), &error);
+  ASSERT_TRUE(expanded.has_value()) << error;
+  const Problem &problem = expanded->problem;
+  RematOptions options;
+  options.budgetTransientBytes = 0;
+  options.hoistClones = false;
+  std::optional<RematPlan> fixed = planRemat(problem, options);
+  ASSERT_TRUE(fixed.has_value());
+  EXPECT_EQ(fixed->peakTransientBefore, 51);
+  EXPECT_EQ(fixed->smallestPeakTransient, 45) << fixed->algorithm;
+  options.hoistClones = true;
+  std::optional<RematPlan> hoisted = planRemat(problem, options);
+  ASSERT_TRUE(hoisted.has_value());
+  EXPECT_EQ(hoisted->smallestPeakTransient, 41);
+  checkPlan(problem, *hoisted, 0);
+  // Given back as the budget, the smallest footprint is met.
+  options.budgetTransientBytes = 41;
+  std::optional<RematPlan> met = planRemat(problem, options);
+  ASSERT_TRUE(met.has_value());
+  EXPECT_TRUE(met->withinBudget);
+  EXPECT_EQ(met->peakTransientAfter, 41);
+  EXPECT_DOUBLE_EQ(met->recomputeSeconds, hoisted->recomputeSeconds);
+  checkPlan(problem, *met, 41);
+}
+
 // a's input p is expensive and dies before a's late reader: recomputing a
 // there means recomputing p too. Making a's copy while p is still alive
 // (or keeping p alive until then) costs one run of a.
