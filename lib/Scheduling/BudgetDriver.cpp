@@ -109,6 +109,10 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   // footprint is not linear in the target: a plan well under the budget
   // can recompute or swap much more than one just under it).
   CandidateSlot fastest(evaluator);
+  // A strategy's unplanned answer at a target of 1 byte: what the floor
+  // search below would probe again at 0.
+  std::vector<std::optional<BudgetEvaluation>> probes(
+      options.strategies.size());
   if (!minimise) {
     // The footprint counts more than the planners' peak (escaping buffers
     // whole, arena fragmentation): start below the input's peak by the
@@ -123,7 +127,12 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
         break;
       if (fastest.has() && outOfTime())
         break;
-      int64_t target = firstTarget;
+      // Where the input's excess exceeds its peak (returned buffers counted
+      // whole, fragmentation), the first target is below every planner's
+      // floor: aim at 1 byte, which is not planned, so the search goes on
+      // from halfway between the floor and the budget instead of leaving
+      // the budget to the floor's plan, the costliest there is.
+      int64_t target = std::max<int64_t>(firstTarget, 1);
       bool fits = false, raised = false;
       // The loosest target that fit, and the tightest looser one that did
       // not (0: none yet).
@@ -147,6 +156,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           return std::nullopt;
         }
         if (!evaluation->planned) {
+          if (target == 1)
+            probes[strategy] = evaluation;
           // The first target is below this planner's floor, but the budget
           // is not: aim halfway between the two once.
           int64_t ceiling = options.budgetBytes - options.residentBytes;
@@ -213,7 +224,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
       if (!floors.empty() && outOfTime())
         break;
-      std::optional<BudgetEvaluation> probe = evaluate(strategy, 0);
+      std::optional<BudgetEvaluation> probe =
+          probes[strategy] ? probes[strategy] : evaluate(strategy, 0);
       if (!probe) {
         releaseAll();
         return std::nullopt;

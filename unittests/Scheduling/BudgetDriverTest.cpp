@@ -154,6 +154,24 @@ TEST(BudgetDriverTest, FasterThanTheInputIsNotFastEnough) {
   EXPECT_LT(result->chosen.timeSeconds, 0.81);
 }
 
+// The input's footprint exceeds the budget by more than its peak (returned
+// buffers counted whole, fragmentation), so the first target, the peak
+// less that excess, is negative. The search still runs, from halfway
+// between the lever's floor (300) and the budget's transient share (600),
+// and keeps a plan near the budget rather than the floor's, which saves
+// the most bytes and so costs the most time.
+TEST(BudgetDriverTest, AnExcessAboveThePeakStillSearchesTheBudget) {
+  SyntheticEvaluator evaluator(100, 1000, {{300, 0, 1e-5}});
+  BudgetDriverOptions options = makeOptions(evaluator, 700);
+  options.inputFootprintBytes += 2000;
+  std::optional<BudgetResult> result = driveBudget(evaluator, options);
+  ASSERT_TRUE(result);
+  ASSERT_TRUE(result->met);
+  EXPECT_LE(result->chosen.footprintBytes, 700);
+  EXPECT_GT(result->chosen.footprintBytes, 600);
+  EXPECT_LT(result->chosen.timeSeconds, 1.0 + 1e-5 * 700);
+}
+
 TEST(BudgetDriverTest, MinimumIsTheSmallestFloor) {
   SyntheticEvaluator evaluator(10, 1000, {{400, 0, 1e-5}, {300, 0, 1e-3}});
   std::optional<BudgetResult> result =
