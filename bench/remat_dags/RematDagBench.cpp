@@ -150,6 +150,22 @@ double sumOfDurations(const RematGraph &graph) {
   return sum;
 }
 
+/// \p named's graph as a Problem in its own order, and the cost of that
+/// order (its peak without recomputation); exits on an invalid graph.
+std::pair<ExpandedSequence, SequenceCost>
+expandInOrder(const NamedGraph &named) {
+  std::string error;
+  std::optional<ExpandedSequence> expanded =
+      expandSequence(named.graph, identitySequence(named.graph), &error);
+  std::optional<SequenceCost> storeAll =
+      simulateSequence(named.graph, identitySequence(named.graph), &error);
+  if (!expanded || !storeAll) {
+    std::fprintf(stderr, "%s: %s\n", named.name.c_str(), error.c_str());
+    std::exit(1);
+  }
+  return {std::move(*expanded), *storeAll};
+}
+
 /// RematOptions::ilpMaxNodes of auto's ILP phase, or -1 for the default.
 int64_t autoIlpNodes = -1;
 /// RematOptions::maxEvaluations and localSearchWork, or -1 for the default.
@@ -272,18 +288,11 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
   for (const NamedGraph &named : graphs) {
     const RematGraph &graph = named.graph;
     std::string error;
-    std::optional<ExpandedSequence> expanded =
-        expandSequence(graph, identitySequence(graph), &error);
-    std::optional<SequenceCost> storeAll =
-        simulateSequence(graph, identitySequence(graph), &error);
-    if (!expanded || !storeAll) {
-      std::fprintf(stderr, "%s: %s\n", named.name.c_str(), error.c_str());
-      std::exit(1);
-    }
+    auto [expanded, storeAll] = expandInOrder(named);
     double base = sumOfDurations(graph);
     for (double fraction : {0.95, 0.9, 0.85, 0.8, 0.75, 0.7}) {
       int64_t budget =
-          static_cast<int64_t>(std::floor(fraction * storeAll->peakBytes));
+          static_cast<int64_t>(std::floor(fraction * storeAll.peakBytes));
       CheckmateOptions options;
       options.timeLimitSeconds = ilpSeconds;
       std::optional<CheckmateResult> ilp =
@@ -296,15 +305,15 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
                     ilp->status == IlpStatus::Feasible;
       double ilpExtra = ilpMet ? ilp->cost.time - base : 0;
       RematPlan greedy =
-          *plan(expanded->problem, RematAlgorithm::Greedy, budget);
-      RematPlan chen = *plan(expanded->problem, RematAlgorithm::Chen, budget);
+          *plan(expanded.problem, RematAlgorithm::Greedy, budget);
+      RematPlan chen = *plan(expanded.problem, RematAlgorithm::Chen, budget);
       RematPlan sequential =
-          *plan(expanded->problem, RematAlgorithm::Sequential, budget);
-      RematPlan best = *plan(expanded->problem, RematAlgorithm::Auto, budget);
+          *plan(expanded.problem, RematAlgorithm::Sequential, budget);
+      RematPlan best = *plan(expanded.problem, RematAlgorithm::Auto, budget);
       RematPlan withIlp =
-          *plan(expanded->problem, RematAlgorithm::Auto, budget, 10.0, 0,
+          *plan(expanded.problem, RematAlgorithm::Auto, budget, 10.0, 0,
                 /*singleRecompute=*/false, kIlpPhaseTasks);
-      RematPlan oneGap = *plan(expanded->problem, RematAlgorithm::Auto, budget,
+      RematPlan oneGap = *plan(expanded.problem, RematAlgorithm::Auto, budget,
                                10.0, 0, /*singleRecompute=*/true);
       if (oneGap.withinBudget) {
         ++oneGapMet;
@@ -501,29 +510,22 @@ void printLargeIlpComparison(std::mt19937 &rng, double ilpSeconds) {
   for (const NamedGraph &named : graphs) {
     const RematGraph &graph = named.graph;
     std::string error;
-    std::optional<ExpandedSequence> expanded =
-        expandSequence(graph, identitySequence(graph), &error);
-    std::optional<SequenceCost> storeAll =
-        simulateSequence(graph, identitySequence(graph), &error);
-    if (!expanded || !storeAll) {
-      std::fprintf(stderr, "%s: %s\n", named.name.c_str(), error.c_str());
-      std::exit(1);
-    }
+    auto [expanded, storeAll] = expandInOrder(named);
     double base = sumOfDurations(graph);
     for (double fraction : {0.9, 0.8, 0.7}) {
       ++rows;
       int64_t budget =
-          static_cast<int64_t>(std::floor(fraction * storeAll->peakBytes));
+          static_cast<int64_t>(std::floor(fraction * storeAll.peakBytes));
       RematPlan best =
-          *plan(expanded->problem, RematAlgorithm::Auto, budget, 60.0);
+          *plan(expanded.problem, RematAlgorithm::Auto, budget, 60.0);
       CheckmateOptions options;
       options.timeLimitSeconds = ilpSeconds;
       options.maxNodes = 0;
       if (best.withinBudget) {
-        RematExpansion expansion = *expandRematPlan(expanded->problem, best);
+        RematExpansion expansion = *expandRematPlan(expanded.problem, best);
         std::vector<NodeId> sequence;
         for (TaskId task : expansion.order)
-          sequence.push_back(expanded->nodeOf[expansion.originOf[task]]);
+          sequence.push_back(expanded.nodeOf[expansion.originOf[task]]);
         options.startSequences.push_back(std::move(sequence));
       } else {
         ++autoMissed;
