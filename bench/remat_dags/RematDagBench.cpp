@@ -509,7 +509,6 @@ void printLargeIlpComparison(std::mt19937 &rng, double ilpSeconds) {
   std::vector<double> boundRatios;
   for (const NamedGraph &named : graphs) {
     const RematGraph &graph = named.graph;
-    std::string error;
     auto [expanded, storeAll] = expandInOrder(named);
     double base = sumOfDurations(graph);
     for (double fraction : {0.9, 0.8, 0.7}) {
