@@ -1901,8 +1901,14 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
           std::find(context.hasPrivateVariant.begin(),
                     context.hasPrivateVariant.end(),
                     1) != context.hasPrivateVariant.end()) {
+        // The second run differs only where such a gap has early variants.
+        bool hasEarly = false;
+        for (size_t c = 0; c < context.candidates.size() && !hasEarly; ++c)
+          hasEarly = context.hasPrivateVariant[c] && context.isEarlyVariant(c);
         for (GreedyVariants variants :
              {GreedyVariants::Private, GreedyVariants::PrivateOrEarly}) {
+          if (variants == GreedyVariants::PrivateOrEarly && !hasEarly)
+            continue;
           SearchLimit privateLimit{
               context, context.numEvaluations + options.maxEvaluations,
               limit.deadline};
