@@ -1884,6 +1884,24 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         smallest = std::min(smallest, single->smallestPeakTransient);
         context.numEvaluations += singleContext.numEvaluations;
       }
+      // Runs the greedy over \p space once per (variants, name) in \p runs,
+      // each within the limit \p makeLimit gives, and keeps the best plan
+      // in \p best; false on an internal error.
+      using GreedyRuns = std::vector<std::pair<GreedyVariants, const char *>>;
+      auto keepBestGreedy = [&](const RematContext &space, auto makeLimit,
+                                const GreedyRuns &runs,
+                                std::optional<RematPlan> &best) {
+        for (auto [variants, name] : runs) {
+          std::optional<DropPlan> run = greedy(space, makeLimit(), variants);
+          if (!run)
+            return false;
+          run->plan.algorithm = name;
+          smallest = std::min(smallest, run->plan.smallestPeakTransient);
+          if (!best || isBetter(run->plan, *best))
+            best = std::move(run->plan);
+        }
+        return true;
+      };
       // Where nothing met the budget yet, the greedy again with every gap
       // that has a privateInputs variant dropped only as that one: where
       // recomputations chain (the backward of a block recomputes its
@@ -1902,28 +1920,20 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
                     context.hasPrivateVariant.end(),
                     1) != context.hasPrivateVariant.end()) {
         // The second run differs only where such a gap has early variants.
-        bool hasEarly = false;
-        for (size_t c = 0; c < context.candidates.size() && !hasEarly; ++c)
-          hasEarly = context.hasPrivateVariant[c] && context.isEarlyVariant(c);
-        for (GreedyVariants variants :
-             {GreedyVariants::Private, GreedyVariants::PrivateOrEarly}) {
-          if (variants == GreedyVariants::PrivateOrEarly && !hasEarly)
-            continue;
-          SearchLimit privateLimit{
-              context, context.numEvaluations + options.maxEvaluations,
-              limit.deadline};
-          std::optional<DropPlan> privateFound =
-              greedy(context, privateLimit, variants);
-          if (!privateFound)
-            return std::nullopt;
-          privateFound->plan.algorithm = variants == GreedyVariants::Private
-                                             ? "greedy-private"
-                                             : "greedy-private-early";
-          smallest =
-              std::min(smallest, privateFound->plan.smallestPeakTransient);
-          if (!privatePlan || isBetter(privateFound->plan, *privatePlan))
-            privatePlan = std::move(privateFound->plan);
-        }
+        GreedyRuns runs{{GreedyVariants::Private, "greedy-private"}};
+        for (size_t c = 0; c < context.candidates.size(); ++c)
+          if (context.hasPrivateVariant[c] && context.isEarlyVariant(c)) {
+            runs.push_back(
+                {GreedyVariants::PrivateOrEarly, "greedy-private-early"});
+            break;
+          }
+        auto privateLimit = [&] {
+          return SearchLimit{context,
+                             context.numEvaluations + options.maxEvaluations,
+                             limit.deadline};
+        };
+        if (!keepBestGreedy(context, privateLimit, runs, privatePlan))
+          return std::nullopt;
       }
       // Where nothing met the budget, both greedies again with groups of up
       // to kDeepGroupSize buffers: a deep network's backward then
@@ -1938,19 +1948,12 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
                                  RematContext::kDeepGroupSize);
         SearchLimit deepLimit{deepContext, options.maxEvaluations,
                               limit.deadline};
-        for (GreedyVariants variants :
-             {GreedyVariants::Shared, GreedyVariants::Private}) {
-          std::optional<DropPlan> deepFound =
-              greedy(deepContext, deepLimit, variants);
-          if (!deepFound)
-            return std::nullopt;
-          deepFound->plan.algorithm = variants == GreedyVariants::Private
-                                          ? "greedy-private-deep"
-                                          : "greedy-deep";
-          smallest = std::min(smallest, deepFound->plan.smallestPeakTransient);
-          if (!deepPlan || isBetter(deepFound->plan, *deepPlan))
-            deepPlan = std::move(deepFound->plan);
-        }
+        if (!keepBestGreedy(
+                deepContext, [&] { return deepLimit; },
+                {{GreedyVariants::Shared, "greedy-deep"},
+                 {GreedyVariants::Private, "greedy-private-deep"}},
+                deepPlan))
+          return std::nullopt;
         context.numEvaluations += deepContext.numEvaluations;
       }
       // Local search last, with a work limit of its own.
