@@ -225,7 +225,7 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
   size_t unsplitWays = ways.size();
   if (allowSplit && (config.budget.isMinimum || !anyMet)) {
     func::FuncOp split = func.clone();
-    auto erase = llvm::make_scope_exit([&] { split.erase(); });
+    llvm::scope_exit erase([&] { split.erase(); });
     Budget lowest;
     lowest.isMinimum = true;
     if (splitToFloor(split, costModel, lowest,

@@ -560,7 +560,7 @@ mlir::memsched::splitToFloor(func::FuncOp func, const CostModel &costModel,
       SplitPlan next = plan;
       next[position] = pieces;
       func::FuncOp copy = func.clone();
-      auto erase = llvm::make_scope_exit([&] { copy.erase(); });
+      llvm::scope_exit erase([&] { copy.erase(); });
       std::optional<std::pair<sched::FootprintFloor, int64_t>> split =
           computeFloor(copy, costModel, applySplitPlan(copy, next));
       if (!split || split->first.bytes() > floor->first.bytes() ||
