@@ -36,14 +36,13 @@ import memsched.torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPT = os.path.join(ROOT, "build", "bin", "memsched-opt")
-OPT_USED = OPT
 MODELS = ["googlenet", "regnet_x_400mf", "efficientnet_b0", "densenet121",
           "shufflenet_v2_x1_0", "mnasnet1_0", "squeezenet1_1",
           "mobilenet_v3_large"]
 
 
-def run(path, passes):
-    command = [OPT_USED, path, "-mlir-print-op-on-diagnostic=false"] + passes + [
+def run(opt, path, passes):
+    command = [opt, path, "-mlir-print-op-on-diagnostic=false"] + passes + [
         "-memsched-report=format=json", "-o", os.devnull]
     done = subprocess.run(command, capture_output=True, text=True,
                           check=False)
@@ -64,8 +63,6 @@ def main():
     parser.add_argument("--opt", default=OPT)
     parser.add_argument("--keep")
     args = parser.parse_args()
-    global OPT_USED
-    OPT_USED = args.opt
     if args.smallest:
         print("| model | planned (MiB) | floor (MiB) | smallest with remat "
               "(MiB) | smallest / floor | time / unplanned | planner |")
@@ -91,9 +88,9 @@ def main():
                 with open(path, "w") as handle:
                     handle.write(memsched.torch.export_training_step(
                         model, inputs, target))
-            base, _ = run(path, [])
+            base, _ = run(args.opt, path, [])
             if args.smallest:
-                result, _ = run(path, ["-memsched-remat=budget=min"])
+                result, _ = run(args.opt, path, ["-memsched-remat=budget=min"])
                 planned = base["planned_bytes"]
                 print("| %s | %.1f | %.1f | %.1f | %.3fx | %.3f | %s |" % (
                     name, planned / 2**20, base["floor_bytes"] / 2**20,
@@ -103,14 +100,14 @@ def main():
                     result.get("remat", {}).get("algorithm", "-")))
                 sys.stdout.flush()
                 continue
-            offloaded, _ = run(path,
+            offloaded, _ = run(args.opt, path,
                                ["-memsched-offload=offload=params,grads"])
             planned = base["planned_bytes"]
 
             def cell(offload):
                 option = "budget=%s" % args.budget + (
                     " offload=params,grads" if offload else "")
-                result, smallest = run(path,
+                result, smallest = run(args.opt, path,
                                        ["-memsched-optimize=%s" % option])
                 if result is None:
                     return "not met (smallest %s)" % (

@@ -143,13 +143,6 @@ RematGraph makeRandomGraph(size_t numNodes, std::mt19937 &rng) {
   return graph;
 }
 
-double sumOfDurations(const RematGraph &graph) {
-  double sum = 0;
-  for (const RematNode &node : graph.nodes)
-    sum += node.duration;
-  return sum;
-}
-
 /// \p named's graph as a Problem in its own order, and the cost of that
 /// order (its peak without recomputation); exits on an invalid graph.
 std::pair<ExpandedSequence, SequenceCost>
@@ -289,7 +282,7 @@ void printIlpComparison(const std::vector<NamedGraph> &graphs,
     const RematGraph &graph = named.graph;
     std::string error;
     auto [expanded, storeAll] = expandInOrder(named);
-    double base = sumOfDurations(graph);
+    double base = graph.sumOfDurations();
     for (double fraction : {0.95, 0.9, 0.85, 0.8, 0.75, 0.7}) {
       int64_t budget =
           static_cast<int64_t>(std::floor(fraction * storeAll.peakBytes));
@@ -510,7 +503,7 @@ void printLargeIlpComparison(std::mt19937 &rng, double ilpSeconds) {
   for (const NamedGraph &named : graphs) {
     const RematGraph &graph = named.graph;
     auto [expanded, storeAll] = expandInOrder(named);
-    double base = sumOfDurations(graph);
+    double base = graph.sumOfDurations();
     for (double fraction : {0.9, 0.8, 0.7}) {
       ++rows;
       int64_t budget =
@@ -645,7 +638,7 @@ void printExternalGraph(const std::string &path,
   size_t edges = 0;
   for (const RematNode &node : graph->nodes)
     edges += node.inputs.size();
-  double base = sumOfDurations(*graph);
+  double base = graph->sumOfDurations();
   std::printf("## (d) %s: %zu nodes, %zu edges, peak in its order %lld, "
               "floor %lld (%.3fx), one run of every node %.0f\n\n",
               path.c_str(), graph->nodes.size(), edges,

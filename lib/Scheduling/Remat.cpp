@@ -314,6 +314,9 @@ RematContext::RematContext(const Problem &problem, bool singleRecompute,
   // inputs').
   constexpr int32_t kMaxTasksForLending = 2000;
   bool allowsLending = !singleRecompute && numTasks <= kMaxTasksForLending;
+  // Scratch of the early points' walk, reused across gaps.
+  std::vector<BufferId> recomputedWith;
+  std::unordered_set<BufferId> seen;
   for (auto [b, lastWriter] : gapBuffers) {
     const BufferRecipe &recipe = recipes[b];
     // The gaps: distances of at least two tasks between consecutive uses
@@ -360,8 +363,9 @@ RematContext::RematContext(const Problem &problem, bool singleRecompute,
       constexpr size_t kMaxEarlyVariants = 3;
       std::vector<TaskId> points, deeperPoints;
       if (!singleRecompute) {
-        std::vector<BufferId> recomputedWith{static_cast<BufferId>(b)};
-        std::unordered_set<BufferId> seen{static_cast<BufferId>(b)};
+        recomputedWith.assign(1, static_cast<BufferId>(b));
+        seen.clear();
+        seen.insert(static_cast<BufferId>(b));
         for (size_t i = 0; i < recomputedWith.size(); ++i)
           for (ValueId v : recipes[recomputedWith[i]].externalReads) {
             BufferId input = problem.value(v).buffer;
@@ -582,14 +586,15 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   // the next backward op reads is recomputed). Runs keep their program
   // order within each class, and a point keeps its order where an early
   // run reads what a later one defines.
+  // Early by where the copy is finally made (a pull can move it earlier).
+  auto isEarly = [&](const Run &run) {
+    return insertAt[run.owner] < candidates[run.owner].firstLate;
+  };
   for (size_t begin = 0; begin < runs.size();) {
     size_t end = begin;
     while (end < runs.size() &&
            runs[end].insertBefore == runs[begin].insertBefore)
       ++end;
-    auto isEarly = [&](const Run &run) {
-      return insertAt[run.owner] < candidates[run.owner].firstLate;
-    };
     std::unordered_set<TaskId> lateTasks;
     for (size_t i = begin; i < end; ++i)
       if (!isEarly(runs[i]))

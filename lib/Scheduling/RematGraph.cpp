@@ -111,6 +111,13 @@ RematNode mlir::memsched::scheduling::makeRematNode(std::string name,
   return node;
 }
 
+double RematGraph::sumOfDurations() const {
+  double sum = 0;
+  for (const RematNode &node : nodes)
+    sum += node.duration;
+  return sum;
+}
+
 bool RematGraph::verify(std::string *error) const {
   for (size_t id = 0; id < nodes.size(); ++id) {
     const RematNode &node = nodes[id];

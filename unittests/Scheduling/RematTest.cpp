@@ -525,9 +525,7 @@ TEST(RematTest, CopiesRunRightAfterTheLastReadOfAnInputsInput) {
       expandSequence(graph, identitySequence(graph), &error);
   ASSERT_TRUE(expanded.has_value()) << error;
   const Problem &problem = expanded->problem;
-  double base = 0;
-  for (const RematNode &node : graph.nodes)
-    base += node.duration;
+  double base = graph.sumOfDurations();
   // Against brute force at every budget from the peak down: met wherever the
   // optimum is, at most one forward op above it (at 23-30, where t is run a
   // third time), and at it from 31 up (before: 25-29 two ops above, 34 at
@@ -599,9 +597,7 @@ OptimumFigures compareWithBruteForce(int64_t ilpMaxTasks) {
   for (int iteration = 0; iteration < 40; ++iteration) {
     RematGraph graph = test::makeRandomRematGraph(rng, 10);
     int64_t peak = simulateSequence(graph, identitySequence(graph))->peakBytes;
-    double base = 0;
-    for (const RematNode &node : graph.nodes)
-      base += node.duration;
+    double base = graph.sumOfDurations();
     for (double fraction : {0.9, 0.8, 0.7, 0.6}) {
       int64_t budget = static_cast<int64_t>(fraction * peak);
       std::optional<SequenceCost> optimum = solveRematBruteForce(graph, budget);
@@ -693,10 +689,8 @@ TEST(RematTest, SequencesOfTheTaskGraphBecomePlans) {
           expandRematPlan(problem, *plan, &error);
       ASSERT_TRUE(expansion.has_value()) << error;
       EXPECT_EQ(peakOf(expansion->problem, expansion->order), cost->peakBytes);
-      double base = 0;
-      for (const RematNode &node : graph.nodes)
-        base += node.duration;
-      EXPECT_NEAR(plan->recomputeSeconds, cost->time - base, 1e-9);
+      EXPECT_NEAR(plan->recomputeSeconds, cost->time - graph.sumOfDurations(),
+                  1e-9);
       ++sequencesChecked;
     }
   }

@@ -55,6 +55,9 @@ struct RematGraph {
   /// Checks that inputs refer to earlier nodes and sizes and durations are
   /// non-negative.
   bool verify(std::string *error = nullptr) const;
+  /// The time of running every node once: a sequence's cost less this is
+  /// its recomputation.
+  double sumOfDurations() const;
 };
 
 /// A node with the given fields.
