@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -55,7 +56,8 @@ void mlir::memsched::applySwapDecisions(
   };
 
   SmallVector<Value> hostCopies;
-  SmallVector<Operation *> deadViews;
+  // A view several copies brought back replaced is listed once.
+  SetVector<Operation *> deadViews;
   // The values of each buffer: a swapped buffer's views are among them.
   const sched::Problem &problem = graph.getProblem();
   std::vector<SmallVector<sched::ValueId, 2>> valuesOfBuffer(
@@ -111,20 +113,24 @@ void mlir::memsched::applySwapDecisions(
       build(builder);
     }
   }
-  for (auto [index, swap] : llvm::enumerate(swaps)) {
+  // Brings the value of `swap` back from host copy `index` after task
+  // `prefetchTask`; the reads of tasks in [firstRead, endRead) read it.
+  auto bringBack = [&](size_t index, const sched::SwapDecision &swap,
+                       sched::TaskId prefetchTask, sched::TaskId firstRead,
+                       sched::TaskId endRead) {
     Value value = mapping.lookup(graph.getValue(swap.value));
-    Operation *prefetch = lastOpOf(swap.prefetchAfter);
+    Operation *prefetch = lastOpOf(prefetchTask);
     Operation *in = insertAfter(prefetch, [&](OpBuilder &builder) {
       return SwapInOp::create(builder, value.getLoc(), value.getType(),
                               hostCopies[index])
           .getOperation();
     });
-    sched::TaskId firstLate = swap.firstLateUse;
     Block *block = in->getBlock();
     auto isLate = [&](OpOperand &use) {
       Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
       auto it = reader ? positionOf.find(reader) : positionOf.end();
-      return it != positionOf.end() && it->second >= firstLate;
+      return it != positionOf.end() && it->second >= firstRead &&
+             it->second < endRead;
     };
     value.replaceUsesWithIf(in->getResult(0), isLate);
     // Late reads of views of the value read the same views of the copy
@@ -151,9 +157,21 @@ void mlir::memsched::applySwapDecisions(
         viewBuilder.setInsertionPointAfter(copy);
       }
       view.replaceUsesWithIf(copies.lookup(view), isLate);
-      deadViews.push_back(view.getDefiningOp());
+      deadViews.insert(view.getDefiningOp());
     }
-  }
+  };
+  // The first copy of each swap serves the reads up to its first refetch;
+  // the refetches' copies follow, issued after every first one (the order
+  // of the plan's evaluation, makeSwapCopies).
+  constexpr sched::TaskId kEnd = std::numeric_limits<sched::TaskId>::max();
+  for (auto [index, swap] : llvm::enumerate(swaps))
+    bringBack(index, swap, swap.prefetchAfter, swap.firstLateUse,
+              swap.refetches.empty() ? kEnd : swap.refetches[0].firstUse);
+  for (auto [index, swap] : llvm::enumerate(swaps))
+    for (auto [k, refetch] : llvm::enumerate(swap.refetches))
+      bringBack(index, swap, refetch.prefetchAfter, refetch.firstUse,
+                k + 1 < swap.refetches.size() ? swap.refetches[k + 1].firstUse
+                                              : kEnd);
   // Views every read of which now reads the copy go (with what only they
   // read), so that they keep nothing alive.
   for (Operation *op : deadViews) {
@@ -162,7 +180,7 @@ void mlir::memsched::applySwapDecisions(
                               ? op->getOperand(0).getDefiningOp()
                               : nullptr;
       op->erase();
-      op = llvm::is_contained(deadViews, source) ? nullptr : source;
+      op = deadViews.contains(source) ? nullptr : source;
     }
   }
 }

@@ -1668,11 +1668,16 @@ def _correlate(low, shape, a, b, a_exprs, b_exprs):
 
 # ATen ops whose kernels hold operands that their lowering does not read,
 # by argument index, from the op's arguments: a convolution's input
-# gradient holds the forward input, its weight gradient the weight.
+# gradient holds the forward input, its weight gradient the weight; a
+# pooling's backward holds the forward input, whose shape is all its
+# lowering takes.
 _ATEN_HOLDS = {
     aten.convolution_backward.default:
         lambda *args: ([1] if args[10][0] else []) +
         ([2] if args[10][1] else []),
+    aten.max_pool2d_with_indices_backward.default: lambda *args: [1],
+    aten.avg_pool2d_backward.default: lambda *args: [1],
+    aten._adaptive_avg_pool2d_backward.default: lambda *args: [1],
 }
 
 

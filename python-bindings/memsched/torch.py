@@ -770,12 +770,12 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
                              unplanned["functions"][0]["planned_bytes"])
     plain = lowered()
 
-    def plan_at(text, plan_budget):
+    def plan_at(text, plan_budget, swap=allow_swap):
         # A split op (memsched-split) would run whole as its ATen op, so the
         # pieces' saving would not exist in PyTorch: fit plans without it.
         plan, report = optimize(text, plan_budget, device=device,
                                 allow_remat=allow_remat,
-                                allow_swap=allow_swap, timeline=False,
+                                allow_swap=swap, timeline=False,
                                 allow_split=False)
         fitted = FittedStep(model, capture, plan, report, target is not None,
                             loss, dropout)
@@ -792,6 +792,12 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     if budget == "min":
         candidates = [plan_at(plain, "min"),
                       plan_at(lowered(aten_operands=True), "min")]
+        # A copy in that memsched issues between the ops of one ATen op
+        # comes before the whole op in PyTorch, which can hold more than
+        # recomputation alone would (a pooling's backward holds its forward
+        # input): the smallest plan without swaps is a candidate too.
+        if allow_swap and allow_remat:
+            candidates.append(plan_at(plain, "min", swap=False))
         return min(candidates, key=lambda f: f.estimated_bytes)
     first = plan_at(plain, budget)
     limit = first.report["functions"][0].get("fit", {}).get("budget_bytes")

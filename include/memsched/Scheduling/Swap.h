@@ -68,6 +68,20 @@ const char *getSwapAlgorithmNames();
 /// The name of \p algorithm.
 const char *getSwapAlgorithmName(SwapAlgorithm algorithm);
 
+/// A further copy of a swapped value brought back from the same host copy,
+/// across a later gap in the reads of the copy brought back before it: that
+/// copy is freed after lastUseBefore, and a new one, issued when
+/// prefetchAfter ends, serves the reads from firstUse on.
+struct SwapRefetch {
+  /// The last task reading the previous copy.
+  TaskId lastUseBefore = kNoId;
+  /// The copy in is issued when this task ends (lastUseBefore or a task
+  /// between lastUseBefore and firstUse).
+  TaskId prefetchAfter = kNoId;
+  /// The first task reading this copy; it waits for the copy in.
+  TaskId firstUse = kNoId;
+};
+
 /// One value moved to host memory across a gap in its buffer's uses.
 struct SwapDecision {
   /// The buffer freed during the gap.
@@ -92,6 +106,11 @@ struct SwapDecision {
   /// device buffer is free from it on. Without one the buffer is free only
   /// from the first task that starts after the copy out has ended.
   TaskId releaseBefore = kNoId;
+  /// Further copies brought back, in order: each splits the reads from
+  /// firstLateUse on at a later gap (firstLateUse <= lastUseBefore of the
+  /// first, firstUse of each <= lastUseBefore of the next, firstUse of the
+  /// last <= lastLateUse). One copy out serves them all.
+  std::vector<SwapRefetch> refetches;
 };
 
 /// Options of planSwap().
@@ -142,6 +161,8 @@ struct SwapEvaluation {
   int64_t swapBytes = 0;
   /// Per swap: whether compute waits for its swap-in.
   std::vector<bool> stalls;
+  /// Per swap and refetch: whether compute waits for that copy in.
+  std::vector<std::vector<bool>> refetchStalls;
   /// Per swap: when its copy out ends.
   std::vector<double> outEnds;
   /// Per position of the order: when its task starts.
@@ -191,9 +212,10 @@ evaluateSwaps(const Problem &problem, const std::vector<TaskId> &order,
               std::string *error = nullptr);
 
 /// The copies of \p swaps in \p order for simulateTime(): the swap-out of
-/// decision i at index i, its swap-in at swaps.size() + i. A swap-in issued
-/// where compute stalls for swap-outs (right before their release task)
-/// is issued after the stall.
+/// decision i at index i, its swap-in at swaps.size() + i, then the copies
+/// in of every refetch, decision by decision. A swap-in issued where compute
+/// stalls for swap-outs (right before their release task) is issued after
+/// the stall.
 std::vector<CopyTask> makeSwapCopies(const Problem &problem,
                                      const std::vector<TaskId> &order,
                                      const std::vector<SwapDecision> &swaps);
@@ -206,8 +228,10 @@ std::optional<SwapPlan> planSwap(const Problem &problem,
                                  std::string *error = nullptr);
 
 /// The exact optimum over every subset of the first \p maxCandidates
-/// candidates, every prefetch position of each and, with
-/// options.allowStalls, every stall position (or none): the least makespan
+/// candidates, every prefetch position of each, every set of refetches
+/// across later gaps of its reads (each at every prefetch position) and,
+/// with options.allowStalls, every stall position (or none): the least
+/// makespan
 /// within the budget, then the fewest bytes. For tests and benchmarks on
 /// small problems; the work is exponential.
 std::optional<SwapPlan> planSwapExhaustive(const Problem &problem,

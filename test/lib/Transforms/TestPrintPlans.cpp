@@ -153,8 +153,12 @@ struct TestPrintSwapPlanPass : public TestPrintPlanBase<TestPrintSwapPlanPass> {
       os << " out after #" << swap.issueAfter;
       if (swap.releaseBefore != sched::kNoId)
         os << " wait before #" << swap.releaseBefore;
-      os << " in after #" << swap.prefetchAfter << " for #" << swap.firstLateUse
-         << "\n";
+      os << " in after #" << swap.prefetchAfter << " for #"
+         << swap.firstLateUse;
+      for (const sched::SwapRefetch &refetch : swap.refetches)
+        os << " freed after #" << refetch.lastUseBefore << " in after #"
+           << refetch.prefetchAfter << " for #" << refetch.firstUse;
+      os << "\n";
     }
     return success();
   }
