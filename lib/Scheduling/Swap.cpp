@@ -638,22 +638,6 @@ bool PlannedSwaps::run(SwapPlan &plan, std::string *error) {
   int64_t smallest = 0;
   if (!descend(budget, swaps, current, smallest, error))
     return false;
-  if (current->peakTransientBytes > budget && budget > 0) {
-    // The greedy's path depends on its target: the way down to its
-    // smallest peak can pass below a budget that the way to the budget
-    // missed (so the smallest peak it reports is met when given back as
-    // the budget). Refined against the budget below.
-    std::vector<SwapDecision> lowest;
-    std::optional<SwapEvaluation> atLowest;
-    int64_t lowestPeak = 0;
-    if (!descend(0, lowest, atLowest, lowestPeak, error))
-      return false;
-    smallest = std::min(smallest, lowestPeak);
-    if (atLowest->peakTransientBytes <= budget) {
-      swaps = std::move(lowest);
-      current = std::move(atLowest);
-    }
-  }
   plan.smallestPeakTransient = smallest;
   if (current->peakTransientBytes <= budget && !refine(swaps, *current, error))
     return false;
