@@ -889,9 +889,37 @@ bool PlannedSwaps::descend(int64_t budget, std::vector<SwapDecision> &swaps,
   return true;
 }
 
+/// Prefetch positions to try for a copy in issued after position \p p that
+/// compute waits for: halving distances back towards \p a, then \p a.
+static std::vector<int32_t> earlierPrefetches(int32_t p, int32_t a) {
+  std::vector<int32_t> tries;
+  for (int32_t step = 1; p - step > a; step *= 2)
+    tries.push_back(p - step);
+  if (p > a)
+    tries.push_back(a);
+  return tries;
+}
+
 bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
                           SwapEvaluation &current, std::string *error) {
   int64_t budget = options.budgetTransientBytes;
+  // Takes `trial` if it meets the budget in less time (or, unless
+  // \p strictly, as fast); false on an evaluation error.
+  auto keepIfFaster = [&](std::vector<SwapDecision> trial,
+                          bool strictly = true) {
+    std::optional<SwapEvaluation> next = context.evaluate(trial, error);
+    if (!next)
+      return false;
+    double limit = strictly ? current.makespanSeconds - 1e-15
+                            : current.makespanSeconds + 1e-15;
+    if (next->peakTransientBytes <= budget &&
+        (strictly ? next->makespanSeconds < limit
+                  : next->makespanSeconds <= limit)) {
+      swaps = std::move(trial);
+      current = std::move(*next);
+    }
+    return true;
+  };
   // Drop what the budget does not need, latest choice first: each swap's
   // refetches, then the swap.
   for (size_t i = swaps.size(); i-- > 0;) {
@@ -901,41 +929,16 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
       std::vector<SwapDecision> trial = swaps;
       trial[i].refetches.erase(trial[i].refetches.begin() +
                                static_cast<std::ptrdiff_t>(j));
-      std::optional<SwapEvaluation> next = context.evaluate(trial, error);
-      if (!next)
+      if (!keepIfFaster(std::move(trial), /*strictly=*/false))
         return false;
-      if (next->peakTransientBytes <= budget &&
-          next->makespanSeconds <= current.makespanSeconds + 1e-15) {
-        swaps = std::move(trial);
-        current = std::move(*next);
-      }
     }
     if (outOfWork())
       return true;
     std::vector<SwapDecision> trial = swaps;
     trial.erase(trial.begin() + static_cast<std::ptrdiff_t>(i));
-    std::optional<SwapEvaluation> next = context.evaluate(trial, error);
-    if (!next)
+    if (!keepIfFaster(std::move(trial), /*strictly=*/false))
       return false;
-    if (next->peakTransientBytes <= budget &&
-        next->makespanSeconds <= current.makespanSeconds + 1e-15) {
-      swaps = std::move(trial);
-      current = std::move(*next);
-    }
   }
-  // Takes `trial` if it meets the budget in less time; false on an
-  // evaluation error.
-  auto keepIfFaster = [&](std::vector<SwapDecision> trial) {
-    std::optional<SwapEvaluation> next = context.evaluate(trial, error);
-    if (!next)
-      return false;
-    if (next->peakTransientBytes <= budget &&
-        next->makespanSeconds < current.makespanSeconds - 1e-15) {
-      swaps = std::move(trial);
-      current = std::move(*next);
-    }
-    return true;
-  };
   // Stall later (less, or not at all) while the budget allows: try halving
   // distances towards the prefetch, then no stall.
   for (size_t i = 0; i < swaps.size(); ++i) {
@@ -969,12 +972,7 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
     if (swaps[i].releaseBefore != kNoId)
       a = context.position[swaps[i].releaseBefore];
     int32_t p = context.position[swaps[i].prefetchAfter];
-    std::vector<int32_t> tries;
-    for (int32_t step = 1; p - step > a; step *= 2)
-      tries.push_back(p - step);
-    if (p > a)
-      tries.push_back(a);
-    for (int32_t earlier : tries) {
+    for (int32_t earlier : earlierPrefetches(p, a)) {
       std::vector<SwapDecision> trial = swaps;
       trial[i].prefetchAfter = context.order[earlier];
       if (!keepIfFaster(std::move(trial)))
@@ -993,12 +991,7 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
         continue;
       int32_t a = context.position[swaps[i].refetches[j].lastUseBefore];
       int32_t p = context.position[swaps[i].refetches[j].prefetchAfter];
-      std::vector<int32_t> tries;
-      for (int32_t step = 1; p - step > a; step *= 2)
-        tries.push_back(p - step);
-      if (p > a)
-        tries.push_back(a);
-      for (int32_t earlier : tries) {
+      for (int32_t earlier : earlierPrefetches(p, a)) {
         std::vector<SwapDecision> trial = swaps;
         trial[i].refetches[j].prefetchAfter = context.order[earlier];
         if (!keepIfFaster(std::move(trial)))
