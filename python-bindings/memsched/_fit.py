@@ -174,21 +174,8 @@ class Schedule:
         self.host_results = {nodes[name] for kind, name, _, _ in ops or ()
                              if kind == "host_result" and name in nodes}
         on_device = set()
-        # A copy in the plan issues between the ops of a node that does not
-        # read it would come before that node's ATen op, which runs whole at
-        # its last op, and coexist with all it holds: it waits until the
-        # node has run (deferred, by op index), or until a computation reads
-        # it (pending, by node).
-        deferred, pending = {}, {}
-
-        def flush(value):
-            deferred[pending.pop(value)].remove(value)
-            events.append(("swap_in", value))
 
         def compute(node):
-            for source in _data_inputs(node):
-                if source in pending:
-                    flush(source)
             # A view is taken again from its source's newest value right
             # before each reader rather than held: a held view would keep
             # an older value of its source (a parameter's first copy in,
@@ -237,21 +224,13 @@ class Schedule:
         if ops is None:
             ops = [("op", n.name, False, None) for n in graph.nodes
                    if n.op == "call_function"]
-        first, last, into = {}, {}, {}
+        last, into = {}, {}
         for index, (kind, name, recompute, source) in enumerate(ops):
             if kind == "op" and not recompute and name in nodes:
-                first.setdefault(name, index)
                 last[name] = index
             if kind == "op" and source in nodes and name in nodes and \
                     nodes[source] in nodes[name].all_input_nodes:
                 into.setdefault((name, recompute), nodes[source])
-        def defer_past(index, value):
-            ends = [last[n] for n in last if first[n] < index < last[n]]
-            if not ends or any(value in nodes[n].all_input_nodes
-                               for n in last if first[n] < index < last[n]):
-                return None
-            return max(ends)
-
         for index, (kind, name, recompute, _) in enumerate(ops):
             node = nodes.get(name)
             if node in self.host_arguments and kind == "swap_in":
@@ -272,24 +251,10 @@ class Schedule:
                 # Not computed yet: the plan copies out a value that is
                 # not the node's result (an accumulator's initial value).
                 if node in computed:
-                    if node in pending:
-                        flush(node)
                     events.append(("swap_out", node))
                     has_host.add(node)
             elif kind == "swap_in" and node in has_host:
-                if node in pending:
-                    flush(node)
-                end = defer_past(index, node)
-                if end is None:
-                    events.append(("swap_in", node))
-                else:
-                    pending[node] = end
-                    deferred.setdefault(end, []).append(node)
-            for value in deferred.pop(index, []):
-                del pending[value]
-                events.append(("swap_in", value))
-        for value in list(pending):
-            flush(value)
+                events.append(("swap_in", node))
         for node in graph.nodes:
             if node.op == "call_function":
                 demand(node)
