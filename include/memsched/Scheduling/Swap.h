@@ -10,7 +10,10 @@
 // the device-to-host engine while compute goes on), frees the value's device
 // buffer once the last reader before a gap in its uses has run and the copy
 // has ended, and copies it back on the host-to-device engine, issued after a
-// chosen "prefetch" task, before the first reader after the gap.
+// chosen "prefetch" task, before the first reader after the gap. Where the
+// reads after the gap have gaps of their own, the copy brought back may be
+// freed across one and the value brought back again from the same host copy
+// (a refetch).
 //
 // Device memory is counted per step, conservatively in time: a swapped-out
 // buffer is held through every step that starts (or follows an idle gap
@@ -28,10 +31,11 @@
 //    behind compute (least estimated exposed copy time, stalls included, per
 //    byte freed; the largest buffer among those that hide completely),
 //    prefetched just in time, or make an earlier swap's copy out release
-//    its buffer at the peak by stalling for it; re-simulate; repeat until
-//    the budget holds. Then drop swaps the budget does not need, move stalls
-//    later and prefetches that stall compute earlier while the budget
-//    allows.
+//    its buffer at the peak by stalling for it, or bring a swapped value
+//    back once more; re-simulate; repeat until the budget holds. Then drop
+//    swaps and refetches the budget does not need, move stalls later and
+//    prefetches that stall compute earlier while the budget allows. Runs in
+//    three nested plan spaces and keeps the best plan (docs/swap.md).
 //  - `size-idle`: the greedy rule of TFLMS/Capuchin-style planners: rank the
 //    candidates by bytes times idle time and swap in that order until the
 //    budget holds, prefetched just in time.
