@@ -1046,10 +1046,12 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
     bool severalParts =
         std::any_of(context.candidates.begin(), context.candidates.end(),
                     [](const BufferUses &uses) { return !uses.longest; });
-    bool first = true;
     for (Space space : {Space::OneGap, Space::Refetches, Space::AllParts}) {
       if (space == Space::AllParts && !severalParts)
         break;
+      // The first run counts the evaluation of `before`, as the planner
+      // always did.
+      bool first = space == Space::OneGap;
       SwapPlan trial = plan;
       PlannedSwaps planner(context, options, space,
                            first ? 0 : context.evaluations);
@@ -1057,7 +1059,6 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
         return std::nullopt;
       if (first) {
         plan = std::move(trial);
-        first = false;
         continue;
       }
       int64_t smallest =
