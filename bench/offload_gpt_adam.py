@@ -2,17 +2,17 @@
 parameters, updates and optimizer state in host memory.
 
     PYTHONPATH=build/python_packages python3 bench/offload_gpt_adam.py \
-        [--size bench|small] [--fractions 0.25x,0.1667x,min]
+        [--size bench|small] [--fractions 0.25x,0.1667x,min] [--opt PATH]
 
 Exports memsched.torch_models' GPT decoder (zoo size `--size`) with
 `optimizer="adam"`: @train_step(params..., exp_avg..., exp_avg_sq...,
 tokens, target) -> (loss, params'..., exp_avg'..., exp_avg_sq'...). Then,
 for each budget (fractions of the planned bytes of the step as exported),
-memsched-optimize with and without offload=params,grads (which with an
-optimizer step covers every updated argument: parameters and both
-moments). Reported: planned device bytes after -cse -canonicalize, over
-the unoptimised step, and the modelled step time over the unoptimised
-step's (h100 preset).
+memsched-optimize without offload and with offload=params,grads,optimizer
+(every argument the step updates). --opt names the memsched-opt to run.
+Reported: planned device bytes after -cse -canonicalize, over the
+unoptimised step, and the modelled step time over the unoptimised step's
+(h100 preset).
 """
 
 import argparse
@@ -30,8 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPT = os.path.join(ROOT, "build", "bin", "memsched-opt")
 
 
-def report(path, pipeline):
-    command = [OPT, path, "-mlir-print-op-on-diagnostic=false"]
+def report(opt, path, pipeline):
+    command = [opt, path, "-mlir-print-op-on-diagnostic=false"]
     if pipeline:
         command += ["--memsched-optimize=%s" % pipeline, "-cse",
                     "-canonicalize"]
@@ -49,6 +49,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="bench")
     parser.add_argument("--fractions", default="0.5x,0.25x,0.1667x,min")
+    parser.add_argument("--opt", default=OPT)
     args = parser.parse_args()
     model, inputs, target = zoo(args.size, ["gpt"])["gpt"]
     started = time.time()
@@ -60,7 +61,7 @@ def main():
         path = os.path.join(directory, "gpt_adam.mlir")
         with open(path, "w") as handle:
             handle.write(text)
-        base, error = report(path, None)
+        base, error = report(args.opt, path, None)
         if base is None:
             raise SystemExit(error)
         print("unoptimised: planned %.1f MiB (resident %.1f MiB), "
@@ -72,9 +73,9 @@ def main():
         print("|---|---|---|")
         for fraction in args.fractions.split(","):
             cells = []
-            for offload in ["", " offload=params,grads"]:
-                result, error = report(path, "budget=%s%s" % (fraction,
-                                                              offload))
+            for offload in ["", " offload=params,grads,optimizer"]:
+                result, error = report(args.opt, path,
+                                       "budget=%s%s" % (fraction, offload))
                 if result is None:
                     cells.append("not met: " + error[:110])
                     continue

@@ -672,11 +672,9 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   }
   // The dictionaries the passes leave on the function, as JSON.
   std::pair<StringRef, llvm::json::Object *> dictionaries[] = {
-      {kReorderAttrName, &report.reorder},
-      {kRematAttrName, &report.remat},
-      {kSwapAttrName, &report.swap},
-      {kFitAttrName, &report.fit},
-      {kSplitAttrName, &report.split}};
+      {kReorderAttrName, &report.reorder}, {kRematAttrName, &report.remat},
+      {kSwapAttrName, &report.swap},       {kFitAttrName, &report.fit},
+      {kSplitAttrName, &report.split},     {kFuseAttrName, &report.fuse}};
   for (auto [name, target] : dictionaries) {
     auto dict = func->getAttrOfType<DictionaryAttr>(name);
     if (!dict)
@@ -1044,6 +1042,8 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
     object["fit"] = llvm::json::Object(report.fit);
   if (!report.split.empty())
     object["split"] = llvm::json::Object(report.split);
+  if (!report.fuse.empty())
+    object["fuse"] = llvm::json::Object(report.fuse);
   if (!report.plan.empty()) {
     llvm::json::Array plan;
     for (const PlanEntry &entry : report.plan)
@@ -1151,6 +1151,18 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
        << report.floorBytes << " bytes = resident + returned + "
        << formatBytes(report.floorWorkingSetBytes) << " for '" << report.floorOp
        << "' at " << report.floorLocation << ")\n";
+    if (!report.fuse.empty()) {
+      auto integer = [&](StringRef key) {
+        return report.fuse.getInteger(key).value_or(0);
+      };
+      os << "  " << llvm::left_justify("floor before fusing", 22)
+         << llvm::right_justify(formatBytes(integer("floor_before_bytes")), 12)
+         << "  (generators fused into " << integer("generators") << " readers"
+         << (report.fuse.getBoolean("elementwise").value_or(false)
+                 ? ", elementwise chains fused"
+                 : "")
+         << ")\n";
+    }
     if (!report.split.empty()) {
       auto integer = [&](StringRef key) {
         return report.split.getInteger(key).value_or(0);

@@ -149,6 +149,7 @@ void mlir::memsched::buildOptimizePipeline(
     fitOptions.allowRemat = options.allowRemat;
     fitOptions.allowSwap = options.allowSwap;
     fitOptions.allowSplit = options.allowSplit;
+    fitOptions.allowFuse = options.allowFuse;
     fitOptions.ilpMaxTasks = options.ilpMaxTasks;
     fitOptions.offload.assign(options.offload.begin(), options.offload.end());
     if (fitReorders)

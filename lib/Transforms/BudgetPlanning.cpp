@@ -62,6 +62,9 @@ int64_t mlir::memsched::getInputPlannedBytes(func::FuncOp func,
   if (auto split = func->getAttrOfType<DictionaryAttr>(kSplitAttrName))
     if (auto before = split.getAs<IntegerAttr>("planned_before_bytes"))
       return before.getInt();
+  if (auto fused = func->getAttrOfType<DictionaryAttr>(kFuseAttrName))
+    if (auto before = fused.getAs<IntegerAttr>("planned_before_bytes"))
+      return before.getInt();
   if (auto offload = func->getAttrOfType<DictionaryAttr>(kOffloadAttrName))
     if (auto before = offload.getAs<IntegerAttr>("planned_before_bytes"))
       return before.getInt();

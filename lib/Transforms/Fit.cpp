@@ -88,7 +88,7 @@ void FitPass::runOnOperation() {
         << "'; expected one of: " << scheduling::getReorderAlgorithmNames();
     return signalPassFailure();
   }
-  if (offload.empty() && reorder.empty() && !allowSplit) {
+  if (offload.empty() && reorder.empty() && !allowSplit && !allowFuse) {
     if (failed(runBudgetPlanning(func, costModel, config)))
       signalPassFailure();
     return;
@@ -105,6 +105,8 @@ struct PlannedCopy {
   bool reordered = false;
   /// Whether the copy was split (memsched-split) before it was planned.
   bool split = false;
+  /// Whether the copy was fused (memsched-fuse) before it was planned.
+  bool fused = false;
   BudgetPlanningOutcome outcome;
   bool succeeded = false;
   std::vector<Diagnostic> diagnostics;
@@ -192,8 +194,9 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     ThreadDiagnostics hold(context, &way.diagnostics);
     // A split way's remark is the pass's own (its figures before are the
     // input's, not the split function's).
-    way.succeeded = succeeded(runBudgetPlanning(
-        way.copy, costModel, config, &way.outcome, /*quiet=*/way.split));
+    way.succeeded =
+        succeeded(runBudgetPlanning(way.copy, costModel, config, &way.outcome,
+                                    /*quiet=*/way.split || way.fused));
   };
   // Plans the ways from `first` on. The copies are detached functions,
   // planned side by side as the functions of a module are. Threads of their
@@ -217,25 +220,48 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     return failure();
   planWays(0);
   // Where no way meets the budget (or for `min`), the ways again from the
-  // function with the ops setting its floor split: a budget under the floor
-  // is out of reach of every other lever.
+  // function fused (memsched-fuse), and from that with the ops setting its
+  // floor split: a budget under the floor is out of reach of every other
+  // lever.
   bool anyMet = llvm::any_of(ways, [](const std::unique_ptr<PlannedCopy> &way) {
     return way->succeeded;
   });
-  size_t unsplitWays = ways.size();
-  if (allowSplit && (config.budget.isMinimum || !anyMet)) {
-    func::FuncOp split = func.clone();
-    llvm::scope_exit erase([&] { split.erase(); });
+  size_t unloweredWays = ways.size();
+  if ((allowSplit || allowFuse) && (config.budget.isMinimum || !anyMet)) {
+    func::FuncOp fused = func.clone();
+    llvm::scope_exit eraseFused([&] { fused.erase(); });
+    // Fusion is a way of its own where generators fused into their readers
+    // lower the floor (a one-hot gradient no longer held beside the
+    // softmax); elementwise chains alone are memsched-reorder's
+    // `fuse-elementwise`, which keeps the input's ops by default.
+    std::optional<FuseOutcome> fusion =
+        allowFuse ? fuseToLowerFloor(fused, costModel, FuseOptions())
+                  : std::nullopt;
+    bool anyFused = fusion && fusion->generatorsFused > 0 &&
+                    fusion->floorAfterBytes < fusion->floorBeforeBytes;
+    if (anyFused) {
+      size_t first = ways.size();
+      if (failed(addWaysOf(fused)))
+        return failure();
+      for (size_t i = first; i < ways.size(); ++i)
+        ways[i]->fused = true;
+    }
+    func::FuncOp split = (anyFused ? fused : func).clone();
+    llvm::scope_exit eraseSplit([&] { split.erase(); });
     Budget lowest;
     lowest.isMinimum = true;
-    if (splitToFloor(split, costModel, lowest,
-                     MemschedSplitPassOptions().maxPieces)) {
+    if (allowSplit && splitToFloor(split, costModel, lowest,
+                                   MemschedSplitPassOptions().maxPieces)) {
+      size_t first = ways.size();
       if (failed(addWaysOf(split)))
         return failure();
-      for (size_t i = unsplitWays; i < ways.size(); ++i)
+      for (size_t i = first; i < ways.size(); ++i) {
         ways[i]->split = true;
-      planWays(unsplitWays);
+        ways[i]->fused = anyFused;
+      }
     }
+    if (ways.size() > unloweredWays)
+      planWays(unloweredWays);
   }
   // The first way wins ties, so that a reordered plan is kept where the
   // input's order does no better.
@@ -249,10 +275,10 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
   chosen->emitDiagnostics(context);
   if (!chosen->succeeded)
     return failure();
-  // A split copy was planned from the split function; its figures before
-  // are the input's, so that the time the pieces cost shows.
+  // A split or fused copy was planned from the rewritten function; its
+  // figures before are the input's, so that the time the pieces cost shows.
   std::optional<FunctionReport> input;
-  if (chosen->split)
+  if (chosen->split || chosen->fused)
     input = analyzeFunction(func, costModel);
   // The chosen copy becomes the function: body, argument and result
   // attributes (the calling convention), and the planners' dictionaries.
@@ -266,29 +292,46 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
       entries.set("reordered", BoolAttr::get(context, chosen->reordered));
     if (allowSplit)
       entries.set("split", BoolAttr::get(context, chosen->split));
+    if (allowFuse)
+      entries.set("fused", BoolAttr::get(context, chosen->fused));
     if (input) {
       Builder builder(context);
       entries.set("planned_before_bytes",
                   builder.getI64IntegerAttr(input->plannedBytes()));
       entries.set("time_before_s",
                   builder.getF64FloatAttr(input->modeledTimeSeconds));
-      // The split way was planned quietly: its remark, with the input's
-      // figures before.
-      auto split = func->getAttrOfType<DictionaryAttr>(kSplitAttrName);
-      auto integer = [&](StringRef name) {
-        auto value = split ? split.getAs<IntegerAttr>(name) : IntegerAttr();
+      // The rewritten way was planned quietly: its remark, with the input's
+      // figures before and what the rewrites did.
+      auto integer = [&](StringRef attrName, StringRef name) {
+        auto fields = func->getAttrOfType<DictionaryAttr>(attrName);
+        auto value = fields ? fields.getAs<IntegerAttr>(name) : IntegerAttr();
         return value ? value.getInt() : 0;
       };
+      std::string rewrites;
+      int64_t floorBefore = 0, floorAfter = 0;
+      if (chosen->fused) {
+        rewrites = "fusing";
+        floorBefore = integer(kFuseAttrName, "floor_before_bytes");
+        floorAfter = integer(kFuseAttrName, "floor_after_bytes");
+      }
+      if (chosen->split) {
+        rewrites += llvm::formatv("{0}splitting {1} ops",
+                                  rewrites.empty() ? "" : " and ",
+                                  integer(kSplitAttrName, "ops_split"))
+                        .str();
+        if (!chosen->fused)
+          floorBefore = integer(kSplitAttrName, "floor_before_bytes");
+        floorAfter = integer(kSplitAttrName, "floor_after_bytes");
+      }
       auto chosenName = dyn_cast_or_null<StringAttr>(entries.get("chosen"));
       const scheduling::BudgetResult &result = chosen->outcome.result;
       emitBudgetRemark(
           func, "memsched-fit", input->plannedBytes(),
           result.chosen.footprintBytes, result.budgetBytes,
-          llvm::formatv("{0} after splitting {1} ops (floor {2} -> {3})",
+          llvm::formatv("{0} after {1} (floor {2} -> {3})",
                         chosenName ? chosenName.getValue() : StringRef("?"),
-                        integer("ops_split"),
-                        formatBytes(integer("floor_before_bytes")),
-                        formatBytes(integer("floor_after_bytes")))
+                        rewrites, formatBytes(floorBefore),
+                        formatBytes(floorAfter))
               .str(),
           input->modeledTimeSeconds, result.chosen.timeSeconds);
     }

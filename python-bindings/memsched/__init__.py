@@ -66,7 +66,7 @@ def reorder(text, algorithm="auto", time_limit_ms=2000, device=None,
 
 def optimize(text, budget=None, device=None, allow_remat=True,
              allow_swap=True, timeline=True, offload=(), ilp_max_tasks=0,
-             fuse_elementwise=False, allow_split=True):
+             fuse_elementwise=False, allow_split=True, allow_fuse=True):
     """Runs ``memsched-optimize`` on ``text`` and returns ``(module, report)``.
 
     ``budget`` bounds the planned bytes (resident + arena + escaping): bytes
@@ -97,13 +97,17 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     fusion and keep it where its peak is lower (with a budget, that
     reordered function is then what is fitted). ``allow_split`` lets a
     budget under the floor split the ops whose working sets set it
-    (``memsched-split``; the report's ``split`` entry says what). An
+    (``memsched-split``; the report's ``split`` entry says what), and
+    ``allow_fuse`` lets it first compute fills, broadcasts and one-hot masks
+    inside their readers and fuse elementwise chains (``memsched-fuse``;
+    the report's ``fused``). An
     unreachable budget raises
     ``MLIRError`` naming the smallest reachable one.
     """
     options = ["allow-remat=%s" % ("true" if allow_remat else "false"),
                "allow-swap=%s" % ("true" if allow_swap else "false"),
-               "allow-split=%s" % ("true" if allow_split else "false")]
+               "allow-split=%s" % ("true" if allow_split else "false"),
+               "allow-fuse=%s" % ("true" if allow_fuse else "false")]
     budget = budgets.normalize(budget)
     if budget is not None:
         options.append("budget=%s" % budget)

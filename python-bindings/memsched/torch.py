@@ -771,12 +771,13 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     plain = lowered()
 
     def plan_at(text, plan_budget, swap=allow_swap):
-        # A split op (memsched-split) would run whole as its ATen op, so the
-        # pieces' saving would not exist in PyTorch: fit plans without it.
+        # A split op (memsched-split) or ops fused (memsched-fuse) would run
+        # whole as their ATen ops, so the saving would not exist in PyTorch:
+        # fit plans without either.
         plan, report = optimize(text, plan_budget, device=device,
                                 allow_remat=allow_remat,
                                 allow_swap=swap, timeline=False,
-                                allow_split=False)
+                                allow_split=False, allow_fuse=False)
         fitted = FittedStep(model, capture, plan, report, target is not None,
                             loss, dropout)
         fitted.budget_bytes = limit  # None until known, and for "min"

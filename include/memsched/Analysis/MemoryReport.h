@@ -141,6 +141,8 @@ struct FunctionReport {
   llvm::json::Object fit;
   /// The `memsched.split` dictionary memsched-split left on the function.
   llvm::json::Object split;
+  /// The `memsched.fuse` dictionary memsched-fuse left on the function.
+  llvm::json::Object fuse;
   /// resident + arena + escaping (scheduling::Footprint): the device memory
   /// the function needs after buffer planning, what a budget bounds.
   int64_t plannedBytes() const {

@@ -67,6 +67,12 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
                      "met (or is min), also plan the function with the ops "
                      "setting its floor split (memsched-split)"),
       llvm::cl::init(true)};
+  ::mlir::detail::PassOptions::Option<bool> allowFuse{
+      *this, "allow-fuse",
+      llvm::cl::desc("memsched-fit's allow-fuse: where the budget is not met "
+                     "(or is min), also plan the function after "
+                     "memsched-fuse"),
+      llvm::cl::init(true)};
   ::mlir::detail::PassOptions::ListOption<std::string> offload{
       *this, "offload",
       llvm::cl::desc("Resident state that may stay in host memory "

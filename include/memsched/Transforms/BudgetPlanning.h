@@ -174,6 +174,37 @@ std::optional<SplitOutcome> splitToFloor(func::FuncOp func,
                                          const Budget &budget,
                                          int64_t maxPieces);
 
+/// What memsched-fuse may fuse.
+struct FuseOptions {
+  /// A generator's tensor inputs are at most 1/inputRatio of its result's
+  /// bytes.
+  int64_t inputRatio = 64;
+  /// Also upstream's elementwise fusion, where it raises the floor by at
+  /// most 1/64.
+  bool elementwise = true;
+};
+
+/// What memsched-fuse did to a function.
+struct FuseOutcome {
+  /// Readers a generator was fused into.
+  int64_t generatorsFused = 0;
+  /// Whether upstream's elementwise fusion was kept.
+  bool elementwiseFused = false;
+  int64_t floorBeforeBytes = 0;
+  int64_t floorAfterBytes = 0;
+};
+
+/// Fuses each generator of \p func (an elementwise op whose tensor inputs
+/// are at most 1/inputRatio of its result's bytes: fills, broadcasts,
+/// one-hot masks) into every elementwise reader, a copy per reader, then
+/// (with \p options.elementwise) applies upstream's elementwise fusion where
+/// that raises the floor by at most 1/64, and records `memsched.fuse`
+/// (memsched-fuse). std::nullopt, \p func unchanged, when nothing was fused
+/// or the function is outside the model.
+std::optional<FuseOutcome> fuseToLowerFloor(func::FuncOp func,
+                                            const CostModel &costModel,
+                                            const FuseOptions &options);
+
 /// The footprint a fractional budget is a fraction of: the planned bytes of
 /// \p func before memsched rewrote it (recorded by memsched-split,
 /// memsched-offload or memsched-reorder, whichever ran first), else \p

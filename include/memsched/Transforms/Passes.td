@@ -310,8 +310,9 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     and the better of the two outcomes is kept: met before not met, then
     the faster (for `min`, the smaller); `memsched.fit`'s `offload` says
     which. Where no way meets the budget, or for `min`, each way is also
-    planned from the function split by memsched-split (to its lowest floor),
-    and the better kept; `memsched.fit`'s `split` says which.
+    planned from the function fused by memsched-fuse, and from that
+    function split by memsched-split (to its lowest floor), and the best
+    kept; `memsched.fit`'s `fused` and `split` say which.
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
@@ -333,6 +334,9 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     Option<"allowSplit", "allow-split", "bool", "true",
            "Where the budget is not met (or is min), also plan the function "
            "with the ops setting its floor split (memsched-split)">,
+    Option<"allowFuse", "allow-fuse", "bool", "true",
+           "Where the budget is not met (or is min), also plan the function "
+           "after memsched-fuse (and split after that)">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of each planner's refinement, in "
            "milliseconds (0: none; the planners stop at work limits)">,
@@ -389,6 +393,48 @@ def MemschedSplitPass : Pass<"memsched-split", "mlir::func::FuncOp"> {
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 "
            "(for op workspaces)">,
+  ];
+}
+
+def MemschedFusePass : Pass<"memsched-fuse", "mlir::func::FuncOp"> {
+  let summary = "Fuse what lowers the floor: fills, broadcasts and one-hot "
+                "masks into their readers, then elementwise chains";
+  let description = [{
+    Tensor level; an identity rewrite. The floor (`memsched-report`'s
+    `floor_bytes`) counts each op's operands and results; recomputation and
+    swapping cannot go below it. A generator is a linalg op that computes a
+    large tensor element by element from small inputs: one statically
+    shaped result, parallel loops only, an init its body does not read, and
+    tensor inputs (values its body captures included) of at most
+    1/`input-ratio` of the result's bytes: a `linalg.fill`, a
+    `linalg.broadcast`, the one-hot mask of a cross-entropy's backward.
+    Each use of a generator as an input of a `linalg.generic` of the same
+    block that upstream's elementwise fusion can take gets a copy of the
+    generator fused into it (a shared producer would stay, as an extra
+    result); a generator left without readers is erased, and fused readers
+    can be generators in turn (a fill scattered into, then scaled). Then,
+    with `elementwise=true`, upstream's elementwise fusion of producers with
+    one reader (its patterns, the control of `-linalg-fuse-elementwise-ops`)
+    is applied where it raises the floor by at most 1/64 (a fused op reads
+    its producer's small inputs too). Each element is computed
+    by the same operations in the same order, so results are
+    bit-identical. The function gets a `memsched.fuse` dictionary
+    (`generators`: readers a generator was fused into; `elementwise`:
+    whether the second step was kept; floors before and after; planned
+    bytes before, which budget fractions refer to). Nothing changes when
+    nothing fuses.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"inputRatio", "input-ratio", "int64_t", "64",
+           "A generator's tensor inputs are at most 1/input-ratio of its "
+           "result's bytes (at least 1)">,
+    Option<"elementwise", "elementwise", "bool", "true",
+           "Then fuse elementwise producers into their only reader where "
+           "that raises the floor by at most 1/64">,
+    Option<"device", "device", "std::string", "\"\"",
+           "Device preset or .json file for the floors recorded; empty: the "
+           "recorded one, else h100">,
   ];
 }
 

@@ -322,8 +322,8 @@ MemschedDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kReorderAttrName || name == kPlanAttrName ||
       name == kRematAttrName || name == kSwapAttrName || name == kFitAttrName ||
-      name == kSplitAttrName || name == kOffloadAttrName ||
-      name == kDeviceAttrName) {
+      name == kSplitAttrName || name == kFuseAttrName ||
+      name == kOffloadAttrName || name == kDeviceAttrName) {
     if (!isa<DictionaryAttr>(attribute.getValue()))
       return op->emitOpError()
              << "expects '" << name << "' to be a dictionary, got "

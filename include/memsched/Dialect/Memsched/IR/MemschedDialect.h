@@ -62,6 +62,10 @@ inline constexpr llvm::StringLiteral kFitAttrName = "memsched.fit";
 /// after, what was split, and the planned bytes before (which budget
 /// fractions refer to).
 inline constexpr llvm::StringLiteral kSplitAttrName = "memsched.split";
+/// Dictionary a function carries after memsched-fuse: what was fused, the
+/// floors before and after, and the planned bytes before (which budget
+/// fractions refer to).
+inline constexpr llvm::StringLiteral kFuseAttrName = "memsched.fuse";
 /// Integer marking an op memsched-remat cloned to recompute a value. Each
 /// clone has its own number, so CSE cannot merge it with its original or
 /// with another clone.
