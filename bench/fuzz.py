@@ -29,7 +29,8 @@ Checks, each a failure class of the summary:
   the input's planned bytes); floor: a budget pass's planned_bytes below
   the reported ``floor_bytes`` of the input, as it is and after
   ``cse,canonicalize`` (which no order, recomputation or swap plan may go
-  below; not checked where ops were split, which changes the floor); json: the report is not strict JSON;
+  below; not checked where ops were split or fused, which changes the
+  floor); json: the report is not strict JSON;
 - wrong-result: CPU results (memsched-exec-harness +
   memsched-to-cpu-pipeline + mlir-runner) not bit-identical to the input's,
   on programs of at most ``--exec-ops`` ops, for a random share
@@ -163,6 +164,11 @@ def pass_specs(rng):
     specs.append(("split+remat", "func.func(memsched-split{budget=%s "
                   "max-pieces=%d},memsched-remat{budget=%s})"
                   % (budget, rng.choice([2, 4, 16]), budget), fraction, True))
+    budget, fraction = budget_form(rng)
+    specs.append(("fuse+fit", "func.func(memsched-fuse{input-ratio=%d "
+                  "elementwise=%s},memsched-fit{budget=%s})"
+                  % (rng.choice([1, 4, 64]), rng.choice(["true", "false"]),
+                     budget), fraction, True))
     return specs
 
 
@@ -412,11 +418,12 @@ class Worker:
                          % (name, stage, function["planned_bytes"], budget))
                 # The floor of the cleaned-up input bounds every order,
                 # recomputation and swap plan (a concatenation computed in
-                # place or a split op changes the ops whose working sets
-                # make it).
+                # place, a split op or fused ops change the ops whose
+                # working sets make it).
                 floor = floors.get(name)
                 if (floor is not None and "concat" not in label and
                         "split" not in label and not fit.get("split") and
+                        "fuse" not in label and not fit.get("fused") and
                         function["planned_bytes"] < floor):
                     fail("floor", label, pipeline,
                          "@%s after %s: planned %d B below the input's "

@@ -310,9 +310,10 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     and the better of the two outcomes is kept: met before not met, then
     the faster (for `min`, the smaller); `memsched.fit`'s `offload` says
     which. Where no way meets the budget, or for `min`, each way is also
-    planned from the function fused by memsched-fuse, and from that
-    function split by memsched-split (to its lowest floor), and the best
-    kept; `memsched.fit`'s `fused` and `split` say which.
+    planned from the function fused by memsched-fuse (where the generators
+    it fuses lower the floor), and from that function split by
+    memsched-split (to its lowest floor), and the best kept;
+    `memsched.fit`'s `fused` and `split` say which.
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
@@ -335,8 +336,9 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
            "Where the budget is not met (or is min), also plan the function "
            "with the ops setting its floor split (memsched-split)">,
     Option<"allowFuse", "allow-fuse", "bool", "true",
-           "Where the budget is not met (or is min), also plan the function "
-           "after memsched-fuse (and split after that)">,
+           "Where the budget is not met (or is min) and the generators "
+           "memsched-fuse fuses lower the floor, also plan the function so "
+           "fused (and split after that)">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "0",
            "Optional wall-clock limit of each planner's refinement, in "
            "milliseconds (0: none; the planners stop at work limits)">,
