@@ -228,17 +228,20 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
   });
   size_t unloweredWays = ways.size();
   if ((allowSplit || allowFuse) && (config.budget.isMinimum || !anyMet)) {
-    func::FuncOp fused = func.clone();
-    llvm::scope_exit eraseFused([&] { fused.erase(); });
+    func::FuncOp fused = allowFuse ? func.clone() : func::FuncOp();
+    llvm::scope_exit eraseFused([&] {
+      if (fused)
+        fused.erase();
+    });
     // Fusion is a way of its own where generators fused into their readers
     // lower the floor (a one-hot gradient no longer held beside the
     // softmax); elementwise chains alone are memsched-reorder's
     // `fuse-elementwise`, which keeps the input's ops by default.
     std::optional<FuseOutcome> fusion =
-        allowFuse ? fuseToLowerFloor(fused, costModel, FuseOptions())
-                  : std::nullopt;
-    bool anyFused = fusion && fusion->generatorsFused > 0 &&
-                    fusion->floorAfterBytes < fusion->floorBeforeBytes;
+        fused ? fuseToLowerFloor(fused, costModel, FuseOptions())
+              : std::nullopt;
+    bool anyFused =
+        fusion && fusion->floorAfterGeneratorsBytes < fusion->floorBeforeBytes;
     if (anyFused) {
       size_t first = ways.size();
       if (failed(addWaysOf(fused)))

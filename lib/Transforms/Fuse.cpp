@@ -214,6 +214,7 @@ mlir::memsched::fuseToLowerFloor(func::FuncOp func, const CostModel &costModel,
   int64_t floor = outcome.generatorsFused > 0
                       ? analyzeFunction(func, costModel).floorBytes
                       : before.floorBytes;
+  outcome.floorAfterGeneratorsBytes = floor;
   if (options.elementwise) {
     func::FuncOp chains = func.clone();
     llvm::scope_exit erase([&] { chains.erase(); });

@@ -191,6 +191,8 @@ struct FuseOutcome {
   /// Whether upstream's elementwise fusion was kept.
   bool elementwiseFused = false;
   int64_t floorBeforeBytes = 0;
+  /// The floor after the generators, before the elementwise step.
+  int64_t floorAfterGeneratorsBytes = 0;
   int64_t floorAfterBytes = 0;
 };
 
