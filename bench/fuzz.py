@@ -9,7 +9,7 @@
 Program ``seed`` is ``random_programs.program`` (one in ten
 ``control_flow_program``) of ``random.Random(seed)``; the same generator
 then draws the options of each pass: memsched-reorder (a random
-algorithm; also with fuse-elementwise=true), memsched-inplace,
+algorithm; also with fuse-elementwise=true and objective=planned), memsched-inplace,
 memsched-remat / memsched-swap / memsched-fit / memsched-optimize with
 budgets of 0.3x-1.0x or ``min`` on a random
 device, memsched-split then memsched-remat at one budget,
@@ -155,6 +155,8 @@ def pass_specs(rng):
         ("concat-in-place+reorder", "func.func(memsched-concat-in-place{"
          "device=%s},memsched-reorder)" % device, None, False),
         ("reorder-fused", "func.func(memsched-reorder{fuse-elementwise=true "
+         "device=%s})" % device, None, False),
+        ("reorder-planned", "func.func(memsched-reorder{objective=planned "
          "device=%s})" % device, None, False),
     ]
     budget, fraction = budget_form(rng)

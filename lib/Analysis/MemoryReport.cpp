@@ -535,21 +535,24 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
   return swaps;
 }
 
-/// Fills the report's peak op and the largest transient buffers live at the
-/// peak step, each named by the op that writes it first in `order`.
-static void collectPeakBuffers(const TensorGraph &graph,
-                               const std::vector<TaskId> &order,
-                               const MemoryProfile &profile,
-                               FunctionReport &report) {
-  if (profile.peakStep < 0)
+/// The op at `step` of `order` and the largest transient buffers live
+/// there (non-escaping ones only where `arenaOnly`), each named by the op
+/// that writes it first in `order`.
+static void describeStep(const TensorGraph &graph,
+                         const std::vector<TaskId> &order,
+                         const MemoryProfile &profile, int64_t step,
+                         bool arenaOnly, std::string &opName,
+                         std::string &location,
+                         std::vector<PeakBuffer> &buffers) {
+  if (step < 0 || step >= static_cast<int64_t>(order.size()))
     return;
   const Problem &problem = graph.getProblem();
-  Operation *peakOp = graph.getOp(order[profile.peakStep]);
-  report.peakOp = peakOp->getName().getStringRef().str();
-  report.peakLocation = describeLocation(peakOp->getLoc());
+  Operation *stepOp = graph.getOp(order[step]);
+  opName = stepOp->getName().getStringRef().str();
+  location = describeLocation(stepOp->getLoc());
   std::vector<int32_t> position(problem.numTasks(), 0);
-  for (size_t step = 0; step < order.size(); ++step)
-    position[order[step]] = static_cast<int32_t>(step);
+  for (size_t index = 0; index < order.size(); ++index)
+    position[order[index]] = static_cast<int32_t>(index);
   // The first writer of each buffer, else the first op defining a value in
   // it (an empty tensor that is only read, a view).
   std::vector<TaskId> writer(problem.numBuffers(), kNoId);
@@ -569,7 +572,8 @@ static void collectPeakBuffers(const TensorGraph &graph,
     const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
     const BufferLifetime &lifetime = profile.lifetimes[id];
     if (buffer.kind == BufferKind::Transient && lifetime.isLive() &&
-        lifetime.start <= profile.peakStep && profile.peakStep <= lifetime.end)
+        lifetime.start <= step && step <= lifetime.end &&
+        !(arenaOnly && escaping[id]))
       live.push_back(static_cast<BufferId>(id));
   }
   // Only the largest few are reported (every budget candidate is analysed).
@@ -592,8 +596,29 @@ static void collectPeakBuffers(const TensorGraph &graph,
       entry.location = describeLocation(op->getLoc());
       entry.recomputed = op->hasAttr(kRecomputeAttrName);
     }
-    report.peakBuffers.push_back(std::move(entry));
+    buffers.push_back(std::move(entry));
   }
+}
+
+/// The first step at which the arena's buffers (the requests of
+/// collectArenaRequests, workspaces included) hold the most live bytes; -1
+/// without requests.
+static int64_t findArenaPeakStep(const std::vector<AllocationRequest> &requests,
+                                 size_t numSteps) {
+  std::vector<int64_t> delta(numSteps + 1, 0);
+  for (const AllocationRequest &request : requests) {
+    delta[request.start] += request.sizeBytes;
+    delta[request.end + 1] -= request.sizeBytes;
+  }
+  int64_t live = 0, best = 0, bestStep = -1;
+  for (size_t step = 0; step < numSteps; ++step) {
+    live += delta[step];
+    if (live > best) {
+      best = live;
+      bestStep = static_cast<int64_t>(step);
+    }
+  }
+  return bestStep;
 }
 
 FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
@@ -661,7 +686,17 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     report.floorOp = op->getName().getStringRef().str();
     report.floorLocation = describeLocation(op->getLoc());
   }
-  collectPeakBuffers(graph, order, *profile, report);
+  describeStep(graph, order, *profile, profile->peakStep, /*arenaOnly=*/false,
+               report.peakOp, report.peakLocation, report.peakBuffers);
+  {
+    int64_t escapingBytes = 0;
+    std::vector<AllocationRequest> requests =
+        collectArenaRequests(problem, order, *profile, escapingBytes);
+    describeStep(graph, order, *profile,
+                 findArenaPeakStep(requests, order.size()),
+                 /*arenaOnly=*/true, report.arenaPeakOp,
+                 report.arenaPeakLocation, report.arenaPeakBuffers);
+  }
   report.estimatedOps = graph.getNumEstimatedOps();
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);
@@ -986,6 +1021,18 @@ mlir::memsched::analyzeModule(ModuleOp module, StringRef device,
   return reports;
 }
 
+/// Buffers live at a peak, largest first, as JSON.
+static llvm::json::Array toJson(ArrayRef<PeakBuffer> buffers) {
+  llvm::json::Array array;
+  for (const PeakBuffer &buffer : buffers)
+    array.push_back(llvm::json::Object{{"bytes", buffer.bytes},
+                                       {"op", buffer.op},
+                                       {"location", buffer.location},
+                                       {"escapes", buffer.escapes},
+                                       {"recomputed", buffer.recomputed}});
+  return array;
+}
+
 llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
                                           const ReportOptions &options) {
   llvm::json::Object object;
@@ -1017,15 +1064,10 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["floor_location"] = report.floorLocation;
   object["peak_op"] = report.peakOp;
   object["peak_location"] = report.peakLocation;
-  llvm::json::Array peakBuffers;
-  for (const PeakBuffer &buffer : report.peakBuffers)
-    peakBuffers.push_back(
-        llvm::json::Object{{"bytes", buffer.bytes},
-                           {"op", buffer.op},
-                           {"location", buffer.location},
-                           {"escapes", buffer.escapes},
-                           {"recomputed", buffer.recomputed}});
-  object["peak_buffers"] = std::move(peakBuffers);
+  object["peak_buffers"] = toJson(report.peakBuffers);
+  object["arena_peak_op"] = report.arenaPeakOp;
+  object["arena_peak_location"] = report.arenaPeakLocation;
+  object["arena_peak_buffers"] = toJson(report.arenaPeakBuffers);
   if (!report.reorder.empty())
     object["reorder"] = llvm::json::Object(report.reorder);
   if (!report.remat.empty())
@@ -1172,11 +1214,13 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
          << "  (" << integer("ops_split") << " ops split into "
          << integer("pieces") << " pieces)\n";
     }
-    if (!report.peakOp.empty()) {
-      os << "  " << llvm::left_justify("peak at", 22) << report.peakLocation
-         << " ('" << report.peakOp << "'), largest live buffers:\n";
-      for (const PeakBuffer &buffer :
-           ArrayRef(report.peakBuffers).take_front(kPeakBuffersShown)) {
+    auto printPeak = [&](StringRef title, StringRef location, StringRef op,
+                         ArrayRef<PeakBuffer> buffers) {
+      if (op.empty())
+        return;
+      os << "  " << llvm::left_justify(title, 22) << location << " ('" << op
+         << "'), largest live buffers:\n";
+      for (const PeakBuffer &buffer : buffers.take_front(kPeakBuffersShown)) {
         os << "    " << llvm::right_justify(formatBytes(buffer.bytes), 22)
            << "  " << (buffer.location.empty() ? "?" : buffer.location);
         if (!buffer.op.empty())
@@ -1184,7 +1228,15 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
              << (buffer.escapes ? ", returned" : "") << ")";
         os << "\n";
       }
-    }
+    };
+    printPeak("peak at", report.peakLocation, report.peakOp,
+              report.peakBuffers);
+    // Where the arena peaks elsewhere, that step is what the planned bytes
+    // depend on.
+    if (report.arenaPeakLocation != report.peakLocation ||
+        report.arenaPeakOp != report.peakOp)
+      printPeak("arena peaks at", report.arenaPeakLocation, report.arenaPeakOp,
+                report.arenaPeakBuffers);
     if (!report.plan.empty()) {
       // The plan's largest decisions (the JSON has them all).
       os << "  plan (" << report.plan.size() << " decision"

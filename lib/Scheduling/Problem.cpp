@@ -168,6 +168,15 @@ int64_t Problem::residentBytes() const {
   return total;
 }
 
+Problem Problem::withEscapingResident() const {
+  Problem copy = *this;
+  std::vector<bool> escaping = escapingBuffers();
+  for (size_t id = 0; id < buffers.size(); ++id)
+    if (escaping[id])
+      copy.buffer(static_cast<BufferId>(id)).kind = BufferKind::Resident;
+  return copy;
+}
+
 std::vector<bool> Problem::escapingBuffers() const {
   std::vector<bool> escaping(buffers.size(), false);
   for (size_t id = 0; id < buffers.size(); ++id)

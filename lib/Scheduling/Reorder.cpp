@@ -150,6 +150,11 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     setError(error, "invalid scheduling problem: " + why);
     return std::nullopt;
   }
+  if (options.objective == ReorderObjective::Planned) {
+    ReorderOptions peakOptions = options;
+    peakOptions.objective = ReorderObjective::Peak;
+    return reorder(problem.withEscapingResident(), peakOptions, error);
+  }
   auto start = std::chrono::steady_clock::now();
   Deadline deadline(options.timeLimitSeconds);
   ScheduleGraph graph(problem);

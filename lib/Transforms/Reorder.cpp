@@ -204,20 +204,29 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
     return failure();
   }
 
+  // The figure the objective minimises: the peak, or the planned bytes
+  // (whose transient part is the arena's, the schedulers' peak with
+  // escaping buffers resident).
+  bool planned = options.objective == sched::ReorderObjective::Planned;
+  auto figure = [&](const FunctionReport &report) {
+    return planned ? report.plannedBytes() : report.peakBytes;
+  };
   int64_t resident = problem.residentBytes();
+  if (planned)
+    resident += input.escapingBytes;
   int64_t before = input.status == TensorGraphStatus::Built
-                       ? input.peakBytes
+                       ? figure(input)
                        : resident + result->programPeakTransientBytes;
   moveInto(block, reordered);
   // The graph of the new order decides in-place writes afresh. `auto` never
-  // raises the planned bytes (what a budget bounds) or the peak; a named
-  // algorithm's order is kept unless it models worse than both the input
-  // and what the scheduler predicted (a heuristic may be worse than the
-  // input on purpose).
+  // raises the planned bytes (what a budget bounds) or, for the peak
+  // objective, the peak; a named algorithm's order is kept unless it models
+  // worse than both the input and what the scheduler predicted (a heuristic
+  // may be worse than the input on purpose).
   FunctionReport output = analyzeFunction(func, costModel);
   std::optional<int64_t> after;
   if (output.status == TensorGraphStatus::Built)
-    after = output.peakBytes;
+    after = figure(output);
   int64_t predicted = resident + result->peakTransientBytes;
   bool restored = !after || (*after > before && *after > predicted);
   if (options.algorithm == sched::ReorderAlgorithm::Auto && after &&
@@ -226,8 +235,7 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   if (restored) {
     moveInto(block, original);
     output = bodiesReordered > 0 ? analyzeFunction(func, costModel) : input;
-    after =
-        output.status == TensorGraphStatus::Built ? output.peakBytes : before;
+    after = output.status == TensorGraphStatus::Built ? figure(output) : before;
   }
   succeeded = true;
 
@@ -243,13 +251,19 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   outcome.isOptimal = result->isOptimal && !restored;
   outcome.restored = restored;
   outcome.bodiesReordered = bodiesReordered;
+  int64_t peakBefore =
+      input.status == TensorGraphStatus::Built
+          ? input.peakBytes
+          : problem.residentBytes() + result->programPeakTransientBytes;
+  int64_t peakAfter =
+      output.status == TensorGraphStatus::Built ? output.peakBytes : peakBefore;
   NamedAttribute fields[] = {
       builder.getNamedAttr("algorithm", builder.getStringAttr(algorithmName)),
       builder.getNamedAttr("chosen", builder.getStringAttr(outcome.chosen)),
       builder.getNamedAttr("peak_before_bytes",
-                           builder.getI64IntegerAttr(before)),
+                           builder.getI64IntegerAttr(peakBefore)),
       builder.getNamedAttr("peak_after_bytes",
-                           builder.getI64IntegerAttr(*after)),
+                           builder.getI64IntegerAttr(peakAfter)),
       builder.getNamedAttr("planned_before_bytes",
                            builder.getI64IntegerAttr(input.plannedBytes())),
       builder.getNamedAttr("planned_after_bytes",
@@ -264,6 +278,9 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   // memsched-reorder ordered), the figures before stay the input's: a
   // fractional budget is of them (getInputPlannedBytes).
   NamedAttrList record(fields);
+  // Only a choice other than the default is recorded.
+  if (planned)
+    record.set("objective", builder.getStringAttr("planned"));
   if (auto earlier = func->getAttrOfType<DictionaryAttr>(kReorderAttrName))
     for (StringRef name : {"peak_before_bytes", "planned_before_bytes"})
       if (Attribute value = earlier.get(name))
@@ -373,6 +390,13 @@ void ReorderPass::runOnOperation() {
   options.algorithm = *parsed;
   options.timeLimitSeconds = static_cast<double>(timeLimitMs) / 1000.0;
   options.exactMaxTasks = exactMaxTasks;
+  if (objective == "planned") {
+    options.objective = sched::ReorderObjective::Planned;
+  } else if (objective != "peak") {
+    emitError(func.getLoc()) << "memsched-reorder: unknown objective '"
+                             << objective << "'; expected peak or planned";
+    return signalPassFailure();
+  }
   if (fuseElementwise) {
     // The unfused and the fused function share the work of one plan.
     options.exactMaxStates /= 2;
@@ -397,9 +421,13 @@ void ReorderPass::runOnOperation() {
   int64_t before = outcome->beforeBytes, after = outcome->afterBytes;
   double ratio = after > 0 ? static_cast<double>(before) / after : 1.0;
   InFlightDiagnostic remark = emitRemark(func.getLoc());
-  remark << "memsched-reorder: peak " << formatBytes(before) << " -> "
-         << formatBytes(after) << " (" << llvm::formatv("{0:F2}", ratio).str()
-         << "x) with " << outcome->chosen;
+  remark << "memsched-reorder: "
+         << (options.objective == sched::ReorderObjective::Planned
+                 ? "planned memory "
+                 : "peak ")
+         << formatBytes(before) << " -> " << formatBytes(after) << " ("
+         << llvm::formatv("{0:F2}", ratio).str() << "x) with "
+         << outcome->chosen;
   if (outcome->isOptimal)
     remark << " (optimal)";
   if (outcome->restored)

@@ -6,6 +6,7 @@
 // RUN: memsched-opt %t/region-op.mlir -verify-diagnostics -memsched-reorder
 // RUN: memsched-opt %t/unknown-device.mlir -verify-diagnostics -memsched-reorder=device=tpu
 // RUN: memsched-opt %t/negative-limit.mlir -verify-diagnostics -memsched-reorder=time-limit-ms=-1
+// RUN: memsched-opt %t/unknown-objective.mlir -verify-diagnostics -memsched-reorder=objective=time
 // RUN: memsched-opt %t/dynamic.mlir -verify-diagnostics -memsched-reorder | FileCheck %t/dynamic.mlir
 
 // Tests that memsched-reorder rejects bad options and functions outside the
@@ -101,4 +102,12 @@ func.func @f(%x: tensor<?xf32>, %y: tensor<4xf32>) -> (tensor<?xf32>, tensor<4xf
   %e1 = tensor.empty() : tensor<4xf32>
   %b = linalg.exp ins(%y : tensor<4xf32>) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
   return %a, %b : tensor<?xf32>, tensor<4xf32>
+}
+
+//--- unknown-objective.mlir
+// expected-error @below {{memsched-reorder: unknown objective 'time'; expected peak or planned}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %a = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
 }

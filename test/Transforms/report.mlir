@@ -65,6 +65,14 @@
 // JSON-NEXT:        {
 // JSON-NEXT:          "arena_bytes": 8192,
 // JSON-NEXT:          "arena_max_live_bytes": 8192,
+// The arena peaks at the second exp (A and C; B is returned, so apart).
+// JSON-NEXT:          "arena_peak_buffers": [
+// JSON:                 "bytes": 4096,
+// JSON:                 "bytes": 4096,
+// JSON-NOT:             "bytes"
+// JSON:               ],
+// JSON-NEXT:          "arena_peak_location": "{{.*}}report.mlir:{{[0-9]+}}:8",
+// JSON-NEXT:          "arena_peak_op": "linalg.exp",
 // JSON-H100-NEXT:     "device": "h100",
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 4096,
@@ -231,6 +239,10 @@ func.func @diamond(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // JSON-NEXT:        {
 // JSON-NEXT:          "arena_bytes": 0,
 // JSON-NEXT:          "arena_max_live_bytes": 0,
+// Nothing in the arena: no step at which it peaks.
+// JSON-NEXT:          "arena_peak_buffers": [],
+// JSON-NEXT:          "arena_peak_location": "",
+// JSON-NEXT:          "arena_peak_op": "",
 // JSON-H100-NEXT:     "device": "h100",
 // JSON-A100-NEXT:     "device": "a100-80gb",
 // JSON-NEXT:          "escaping_bytes": 1572864,

@@ -103,6 +103,13 @@ struct FunctionReport {
   std::string peakOp;
   std::string peakLocation;
   std::vector<PeakBuffer> peakBuffers;
+  /// The same at the first step at which the arena's live bytes peak (its
+  /// buffers only, workspaces left out): what sets arenaMaxLiveBytes, so what
+  /// a plan must cut to lower the planned bytes. Escaping buffers count
+  /// whole whenever they live, so this step may differ from the peak's.
+  std::string arenaPeakOp;
+  std::string arenaPeakLocation;
+  std::vector<PeakBuffer> arenaPeakBuffers;
   /// The plan, one entry per decision (recomputed ops and swapped values
   /// grouped by location), largest saving first. The reorder entry has what
   /// memsched-reorder saved; the budget pass's saving (its

@@ -159,6 +159,10 @@ public:
   /// Whether each buffer (by BufferId) stays live to the end, through its
   /// own flag or through a value in it. Assumes verified references.
   std::vector<bool> escapingBuffers() const;
+  /// A copy in which the buffers that escape are resident: its transient
+  /// bytes are those of the arena (Footprint), escaping buffers being
+  /// allocated whole apart.
+  Problem withEscapingResident() const;
   /// The identity order 0..n-1, which is the program order.
   std::vector<TaskId> programOrder() const;
 

@@ -192,8 +192,23 @@ std::optional<ReorderAlgorithm> parseReorderAlgorithm(const std::string &name);
 std::string getReorderAlgorithmNames();
 
 /// Options of reorder().
+/// What a reorder minimises.
+enum class ReorderObjective {
+  /// The peak of live transient bytes (GUIDE §3).
+  Peak,
+  /// The arena's live peak, so the planned bytes (Footprint): buffers that
+  /// escape are allocated whole apart whatever the order, so they count
+  /// from the start. A training step's gradients fill the end of the
+  /// backward pass, where the transient peak then is; the arena's peak may
+  /// be anywhere.
+  Planned,
+};
+
 struct ReorderOptions {
   ReorderAlgorithm algorithm = ReorderAlgorithm::Auto;
+  /// Peak figures of the result (ReorderResult, CandidateResult) are of this
+  /// objective: with Planned, live transient bytes less those that escape.
+  ReorderObjective objective = ReorderObjective::Peak;
   /// An optional wall-clock limit of `auto` and `exact`, in seconds, on top
   /// of the work limits below; <= 0 (the default) means none, so that the
   /// order depends only on the problem and the options, not on the machine

@@ -117,6 +117,14 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
     the same arithmetic per element without the intermediate tensors) and
     keeps the fused function, reordered, where its peak is lower (`chosen`
     then starts with `fused+`); the two plans share the work limits of one.
+
+    `objective=planned` minimises the planned bytes instead of the peak:
+    returned buffers (a training step's gradients) are allocated whole
+    apart whatever the order, so they count from the start, and the order
+    lowers the arena's live peak, which may lie early in the backward pass
+    where the transient peak does not. `auto` then never raises the planned
+    bytes; the peak may rise. The remark and `lower_bound_bytes` /
+    `candidates` are then of the planned bytes.
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
@@ -139,6 +147,10 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
            "Also plan the function after upstream elementwise fusion "
            "(-linalg-fuse-elementwise-ops) and keep it where its peak is "
            "lower">,
+    Option<"objective", "objective", "std::string", "\"peak\"",
+           "What the order minimises: peak (live transient bytes) or "
+           "planned (the planned bytes budgets bound: returned buffers "
+           "count whole from the start)">,
   ];
 }
 
