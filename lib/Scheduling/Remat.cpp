@@ -1771,7 +1771,17 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       std::vector<char>(context.candidates.size(), 0), budget, error);
   if (!none)
     return std::nullopt;
-  SearchLimit limit{context, options.maxEvaluations,
+  // Each context's search evaluates at most this many plans.
+  int64_t maxEvaluations = options.maxEvaluations;
+  if (options.maxEvaluationWork > 0) {
+    constexpr int64_t kFewestEvaluations = 16;
+    int64_t byWork = std::max(kFewestEvaluations,
+                              options.maxEvaluationWork /
+                                  std::max<int64_t>(1, context.numTasks));
+    maxEvaluations =
+        maxEvaluations > 0 ? std::min(maxEvaluations, byWork) : byWork;
+  }
+  SearchLimit limit{context, maxEvaluations,
                     detail::Deadline(options.timeLimitSeconds)};
 
   // Local search from the greedy's plan (in the full plan space), the last
@@ -1838,8 +1848,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         RematPlan chen = segments->plan;
         chen.algorithm = "chen";
         smallest = std::min(smallest, chen.smallestPeakTransient);
-        SearchLimit refineLimit{space,
-                                space.numEvaluations + options.maxEvaluations,
+        SearchLimit refineLimit{space, space.numEvaluations + maxEvaluations,
                                 limit.deadline};
         std::vector<char> dropped = segments->dropped;
         int64_t peak = INT64_MAX;
@@ -1879,8 +1888,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
       if (!options.singleRecompute) {
         RematContext singleContext(problem, /*singleRecompute=*/true,
                                    options.escapingWhole);
-        SearchLimit singleLimit{singleContext, options.maxEvaluations,
-                                limit.deadline};
+        SearchLimit singleLimit{singleContext, maxEvaluations, limit.deadline};
         std::optional<DropPlan> singlePlan = greedy(singleContext, singleLimit);
         if (!singlePlan)
           return std::nullopt;
@@ -1933,8 +1941,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
             break;
           }
         auto privateLimit = [&] {
-          return SearchLimit{context,
-                             context.numEvaluations + options.maxEvaluations,
+          return SearchLimit{context, context.numEvaluations + maxEvaluations,
                              limit.deadline};
         };
         if (!keepBestGreedy(context, privateLimit, runs, privatePlan))
@@ -1951,8 +1958,7 @@ std::optional<RematPlan> mlir::memsched::scheduling::planRemat(
         RematContext deepContext(problem, /*singleRecompute=*/false,
                                  options.escapingWhole,
                                  RematContext::kDeepGroupSize);
-        SearchLimit deepLimit{deepContext, options.maxEvaluations,
-                              limit.deadline};
+        SearchLimit deepLimit{deepContext, maxEvaluations, limit.deadline};
         if (!keepBestGreedy(
                 deepContext, [&] { return deepLimit; },
                 {{GreedyVariants::Shared, "greedy-deep"},

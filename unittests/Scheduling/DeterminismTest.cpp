@@ -156,6 +156,31 @@ TEST(DeterminismTest, RematWhereTheRefinementStopsOnItsEvaluationLimit) {
   }
 }
 
+// The work limit in simulated tasks is the evaluation limit it comes to:
+// work of 30 tasks' worth of evaluations plans as 30 evaluations do.
+TEST(DeterminismTest, RematWorkLimitIsAnEvaluationLimitPerTask) {
+  Problem problem = makeTrainingStep(60, 2, 11);
+  RematOptions byCount;
+  byCount.budgetTransientBytes =
+      simulateMemory(problem, problem.programOrder())->peakTransientBytes / 2;
+  byCount.maxEvaluations = 30;
+  byCount.maxEvaluationWork = 0;
+  RematOptions byWork = byCount;
+  byWork.maxEvaluations = 256;
+  byWork.maxEvaluationWork = 30 * static_cast<int64_t>(problem.numTasks());
+  std::optional<RematPlan> counted = planRemat(problem, byCount);
+  std::optional<RematPlan> worked = planRemat(problem, byWork);
+  ASSERT_TRUE(counted && worked);
+  EXPECT_EQ(worked->numEvaluations, counted->numEvaluations);
+  EXPECT_EQ(worked->droppedBuffers, counted->droppedBuffers);
+  EXPECT_EQ(worked->recomputeSeconds, counted->recomputeSeconds);
+  // Without either limit the search goes on further.
+  byWork.maxEvaluationWork = 0;
+  std::optional<RematPlan> unlimited = planRemat(problem, byWork);
+  ASSERT_TRUE(unlimited);
+  EXPECT_GT(unlimited->numEvaluations, counted->numEvaluations);
+}
+
 TEST(DeterminismTest, SwapWhereTheRefinementStopsOnItsEvaluationLimit) {
   Problem problem = makeTrainingStep(40, 2, 5, 1 << 10);
   std::vector<TaskId> order = problem.programOrder();

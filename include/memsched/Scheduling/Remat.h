@@ -78,6 +78,14 @@ struct RematOptions {
   /// returned. <= 0 means none. The plans of the benchmarks' training steps (up
   /// to 11k tasks, an evaluation costing about 25 ms there) need at most 170.
   int64_t maxEvaluations = 256;
+  /// The same limit in simulated tasks, since an evaluation costs time
+  /// linear in the tasks: above maxEvaluationWork / maxEvaluations tasks
+  /// (8192 by default; the benchmark's 11k-task steps then get 190, more
+  /// than they use) the
+  /// limit falls to maxEvaluationWork / tasks, but not under 16
+  /// evaluations, so that the search's cost stops growing with the problem
+  /// (the zoo's lstm step, 24.6k tasks: 85 evaluations). <= 0 means none.
+  int64_t maxEvaluationWork = int64_t(1) << 21;
   /// An optional wall-clock limit of the same searches, in seconds, on top
   /// of maxEvaluations; <= 0 (the default) means none, so that the plan
   /// depends only on the problem and the options.
