@@ -132,7 +132,8 @@ struct ReorderOutcome {
   /// The function is outside the model but valid (a remark said so); it is
   /// unchanged.
   bool skipped = false;
-  /// Modelled peak of the input order and of the order kept.
+  /// What the objective minimises (the modelled peak, or the planned bytes
+  /// with ReorderObjective::Planned) in the input order and the order kept.
   int64_t beforeBytes = 0;
   int64_t afterBytes = 0;
   /// The candidate whose order was kept (`program` when restored).
