@@ -535,13 +535,43 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
   return swaps;
 }
 
+namespace {
+/// What names the buffers of a run of `order`: the op that writes each
+/// first (else the first op defining a value in it: an empty tensor that is
+/// only read, a view), and whether it escapes. Built once per report.
+struct BufferNames {
+  std::vector<TaskId> namer;
+  std::vector<bool> escaping;
+
+  BufferNames(const Problem &problem, const std::vector<TaskId> &order)
+      : namer(problem.numBuffers(), kNoId),
+        escaping(problem.escapingBuffers()) {
+    std::vector<int32_t> position(problem.numTasks(), 0);
+    for (size_t step = 0; step < order.size(); ++step)
+      position[order[step]] = static_cast<int32_t>(step);
+    std::vector<TaskId> definer(problem.numBuffers(), kNoId);
+    auto keepFirst = [&](TaskId &known, TaskId task) {
+      if (task != kNoId && (known == kNoId || position[task] < position[known]))
+        known = task;
+    };
+    for (size_t id = 0; id < problem.numValues(); ++id) {
+      const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
+      keepFirst(namer[value.buffer], value.producer);
+      keepFirst(definer[value.buffer], value.definedBy);
+    }
+    for (size_t id = 0; id < namer.size(); ++id)
+      if (namer[id] == kNoId)
+        namer[id] = definer[id];
+  }
+};
+} // namespace
+
 /// The op at `step` of `order` and the largest transient buffers live
-/// there (non-escaping ones only where `arenaOnly`), each named by the op
-/// that writes it first in `order`.
+/// there (non-escaping ones only where `arenaOnly`), named by `names`.
 static void describeStep(const TensorGraph &graph,
                          const std::vector<TaskId> &order,
-                         const MemoryProfile &profile, int64_t step,
-                         bool arenaOnly, std::string &opName,
+                         const MemoryProfile &profile, const BufferNames &names,
+                         int64_t step, bool arenaOnly, std::string &opName,
                          std::string &location,
                          std::vector<PeakBuffer> &buffers) {
   if (step < 0 || step >= static_cast<int64_t>(order.size()))
@@ -550,30 +580,13 @@ static void describeStep(const TensorGraph &graph,
   Operation *stepOp = graph.getOp(order[step]);
   opName = stepOp->getName().getStringRef().str();
   location = describeLocation(stepOp->getLoc());
-  std::vector<int32_t> position(problem.numTasks(), 0);
-  for (size_t index = 0; index < order.size(); ++index)
-    position[order[index]] = static_cast<int32_t>(index);
-  // The first writer of each buffer, else the first op defining a value in
-  // it (an empty tensor that is only read, a view).
-  std::vector<TaskId> writer(problem.numBuffers(), kNoId);
-  std::vector<TaskId> definer(problem.numBuffers(), kNoId);
-  auto keepFirst = [&](TaskId &known, TaskId task) {
-    if (task != kNoId && (known == kNoId || position[task] < position[known]))
-      known = task;
-  };
-  for (size_t id = 0; id < problem.numValues(); ++id) {
-    const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
-    keepFirst(writer[value.buffer], value.producer);
-    keepFirst(definer[value.buffer], value.definedBy);
-  }
-  std::vector<bool> escaping = problem.escapingBuffers();
   std::vector<BufferId> live;
   for (size_t id = 0; id < problem.numBuffers(); ++id) {
     const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
     const BufferLifetime &lifetime = profile.lifetimes[id];
     if (buffer.kind == BufferKind::Transient && lifetime.isLive() &&
         lifetime.start <= step && step <= lifetime.end &&
-        !(arenaOnly && escaping[id]))
+        !(arenaOnly && names.escaping[id]))
       live.push_back(static_cast<BufferId>(id));
   }
   // Only the largest few are reported (every budget candidate is analysed).
@@ -588,9 +601,8 @@ static void describeStep(const TensorGraph &graph,
   for (BufferId id : live) {
     PeakBuffer entry;
     entry.bytes = problem.buffer(id).sizeBytes;
-    entry.escapes = escaping[id];
-    TaskId task = writer[id] != kNoId ? writer[id] : definer[id];
-    if (task != kNoId) {
+    entry.escapes = names.escaping[id];
+    if (TaskId task = names.namer[id]; task != kNoId) {
       Operation *op = graph.getOp(task);
       entry.op = op->getName().getStringRef().str();
       entry.location = describeLocation(op->getLoc());
@@ -598,27 +610,6 @@ static void describeStep(const TensorGraph &graph,
     }
     buffers.push_back(std::move(entry));
   }
-}
-
-/// The first step at which the arena's buffers (the requests of
-/// collectArenaRequests, workspaces included) hold the most live bytes; -1
-/// without requests.
-static int64_t findArenaPeakStep(const std::vector<AllocationRequest> &requests,
-                                 size_t numSteps) {
-  std::vector<int64_t> delta(numSteps + 1, 0);
-  for (const AllocationRequest &request : requests) {
-    delta[request.start] += request.sizeBytes;
-    delta[request.end + 1] -= request.sizeBytes;
-  }
-  int64_t live = 0, best = 0, bestStep = -1;
-  for (size_t step = 0; step < numSteps; ++step) {
-    live += delta[step];
-    if (live > best) {
-      best = live;
-      bestStep = static_cast<int64_t>(step);
-    }
-  }
-  return bestStep;
 }
 
 FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
@@ -686,17 +677,13 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     report.floorOp = op->getName().getStringRef().str();
     report.floorLocation = describeLocation(op->getLoc());
   }
-  describeStep(graph, order, *profile, profile->peakStep, /*arenaOnly=*/false,
-               report.peakOp, report.peakLocation, report.peakBuffers);
-  {
-    int64_t escapingBytes = 0;
-    std::vector<AllocationRequest> requests =
-        collectArenaRequests(problem, order, *profile, escapingBytes);
-    describeStep(graph, order, *profile,
-                 findArenaPeakStep(requests, order.size()),
-                 /*arenaOnly=*/true, report.arenaPeakOp,
-                 report.arenaPeakLocation, report.arenaPeakBuffers);
-  }
+  BufferNames names(problem, order);
+  describeStep(graph, order, *profile, names, profile->peakStep,
+               /*arenaOnly=*/false, report.peakOp, report.peakLocation,
+               report.peakBuffers);
+  describeStep(graph, order, *profile, names, footprint.arenaPeakStep,
+               /*arenaOnly=*/true, report.arenaPeakOp, report.arenaPeakLocation,
+               report.arenaPeakBuffers);
   report.estimatedOps = graph.getNumEstimatedOps();
   report.profile = std::move(*profile);
   report.timeline = std::move(*timeline);

@@ -36,6 +36,26 @@ std::vector<AllocationRequest> mlir::memsched::scheduling::collectArenaRequests(
   return requests;
 }
 
+/// The first step at which \p requests hold the most live bytes; -1 without
+/// any.
+static int64_t findPeakStep(const std::vector<AllocationRequest> &requests,
+                            size_t numSteps) {
+  std::vector<int64_t> delta(numSteps + 1, 0);
+  for (const AllocationRequest &request : requests) {
+    delta[request.start] += request.sizeBytes;
+    delta[request.end + 1] -= request.sizeBytes;
+  }
+  int64_t live = 0, most = 0, peakStep = -1;
+  for (size_t step = 0; step < numSteps; ++step) {
+    live += delta[step];
+    if (live > most) {
+      most = live;
+      peakStep = static_cast<int64_t>(step);
+    }
+  }
+  return peakStep;
+}
+
 Footprint mlir::memsched::scheduling::computeFootprint(
     const Problem &problem, const std::vector<TaskId> &order,
     const MemoryProfile &profile, const OffsetPlanOptions &options) {
@@ -43,6 +63,7 @@ Footprint mlir::memsched::scheduling::computeFootprint(
   footprint.residentBytes = profile.residentBytes;
   std::vector<AllocationRequest> requests =
       collectArenaRequests(problem, order, profile, footprint.escapingBytes);
+  footprint.arenaPeakStep = findPeakStep(requests, order.size());
   if (std::optional<OffsetPlan> plan = planOffsets(requests, options)) {
     footprint.arenaBytes = plan->arenaBytes;
     footprint.arenaMaxLiveBytes = plan->maxLiveBytes;

@@ -136,11 +136,17 @@ TEST(DeterminismTest, ReorderWhereTheSearchesStopOnTheirStateLimits) {
   }
 }
 
-TEST(DeterminismTest, RematWhereTheRefinementStopsOnItsEvaluationLimit) {
-  Problem problem = makeTrainingStep(60, 2, 11);
+/// Options of planRemat at half \p problem's peak in program order.
+RematOptions atHalfThePeak(const Problem &problem) {
   RematOptions options;
   options.budgetTransientBytes =
       simulateMemory(problem, problem.programOrder())->peakTransientBytes / 2;
+  return options;
+}
+
+TEST(DeterminismTest, RematWhereTheRefinementStopsOnItsEvaluationLimit) {
+  Problem problem = makeTrainingStep(60, 2, 11);
+  RematOptions options = atHalfThePeak(problem);
   options.maxEvaluations = 30;
   std::optional<RematPlan> alone = planRemat(problem, options);
   ASSERT_TRUE(alone);
@@ -160,9 +166,7 @@ TEST(DeterminismTest, RematWhereTheRefinementStopsOnItsEvaluationLimit) {
 // work of 30 tasks' worth of evaluations plans as 30 evaluations do.
 TEST(DeterminismTest, RematWorkLimitIsAnEvaluationLimitPerTask) {
   Problem problem = makeTrainingStep(60, 2, 11);
-  RematOptions byCount;
-  byCount.budgetTransientBytes =
-      simulateMemory(problem, problem.programOrder())->peakTransientBytes / 2;
+  RematOptions byCount = atHalfThePeak(problem);
   byCount.maxEvaluations = 30;
   byCount.maxEvaluationWork = 0;
   RematOptions byWork = byCount;

@@ -42,6 +42,9 @@ struct Footprint {
   /// Transient buffers that escape (returned values), allocated apart and
   /// counted whole.
   int64_t escapingBytes = 0;
+  /// The first step at which the arena's requests (workspaces included)
+  /// hold the most live bytes; -1 without requests.
+  int64_t arenaPeakStep = -1;
   /// The offset algorithm whose plan gave arenaBytes.
   std::string arenaAlgorithm;
   /// resident + arena + escaping: what the device must hold.

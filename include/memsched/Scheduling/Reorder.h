@@ -191,7 +191,6 @@ std::optional<ReorderAlgorithm> parseReorderAlgorithm(const std::string &name);
 /// All names, comma-separated, for diagnostics and help texts.
 std::string getReorderAlgorithmNames();
 
-/// Options of reorder().
 /// What a reorder minimises.
 enum class ReorderObjective {
   /// The peak of live transient bytes (GUIDE §3).
@@ -204,6 +203,7 @@ enum class ReorderObjective {
   Planned,
 };
 
+/// Options of reorder().
 struct ReorderOptions {
   ReorderAlgorithm algorithm = ReorderAlgorithm::Auto;
   /// Peak figures of the result (ReorderResult, CandidateResult) are of this
