@@ -223,6 +223,27 @@ bool Problem::isTopologicalOrder(const std::vector<TaskId> &order,
     }
     position[id] = static_cast<int32_t>(pos);
   }
+  // Edge by edge first, without building the derived lists: the planners
+  // check an order per candidate plan of large problems. The lists name the
+  // offending pair only where there is one.
+  auto runsBefore = [&](TaskId after, TaskId before) {
+    return inRange(after, n) && inRange(before, n) && after != before &&
+           position[after] < position[before];
+  };
+  bool ordered = true;
+  for (const Value &v : values)
+    for (TaskId consumer : v.consumers)
+      ordered &= !runsBefore(consumer, v.producer);
+  for (auto [before, after] : extraEdges)
+    ordered &= !runsBefore(after, before);
+  TaskId previousFence = kNoId;
+  for (size_t id = 0; id < n; ++id)
+    if (tasks[id].isFence) {
+      ordered &= !runsBefore(static_cast<TaskId>(id), previousFence);
+      previousFence = static_cast<TaskId>(id);
+    }
+  if (ordered)
+    return true;
   ensureDerived();
   for (size_t pos = 0; pos < n; ++pos) {
     TaskId id = order[pos];

@@ -28,6 +28,37 @@ using namespace mlir::memsched::scheduling;
 namespace {
 using Clock = std::chrono::steady_clock;
 
+/// Lists of ids by key in one array (compressed rows): key k's entries are
+/// entries[offsets[k]] up to entries[offsets[k + 1]], in the order added.
+/// The expansion builds several per candidate plan; one array each keeps
+/// that to a few allocations on large problems.
+struct FlatLists {
+  std::vector<int32_t> offsets;
+  std::vector<int32_t> entries;
+
+  /// \p forEach(add) calls add(key, entry) for every entry; it is run twice.
+  template <typename ForEach>
+  static FlatLists build(size_t numKeys, ForEach forEach) {
+    FlatLists lists;
+    lists.offsets.assign(numKeys + 1, 0);
+    forEach([&](int32_t key, int32_t) { ++lists.offsets[key + 1]; });
+    for (size_t k = 0; k < numKeys; ++k)
+      lists.offsets[k + 1] += lists.offsets[k];
+    lists.entries.resize(lists.offsets[numKeys]);
+    std::vector<int32_t> next(lists.offsets.begin(), lists.offsets.end() - 1);
+    forEach([&](int32_t key, int32_t entry) {
+      lists.entries[next[key]++] = entry;
+    });
+    return lists;
+  }
+  const int32_t *begin(int32_t key) const {
+    return entries.data() + offsets[key];
+  }
+  const int32_t *end(int32_t key) const {
+    return entries.data() + offsets[key + 1];
+  }
+};
+
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -492,12 +523,15 @@ RematContext::collectGroup(int32_t c, const std::vector<char> &dropped,
   BufferId root = candidates[c].buffer;
   int64_t rootSize = problem.buffer(root).sizeBytes;
   std::vector<BufferId> group{root};
-  std::unordered_set<BufferId> seen{root};
+  // Few (a group's inputs): searched, not hashed, as this runs for every
+  // candidate at the peak of every evaluation.
+  std::vector<BufferId> seen{root};
   for (size_t i = 0; i < group.size(); ++i) {
     for (ValueId v : recipes[group[i]].externalReads) {
       BufferId input = problem.value(v).buffer;
       const Buffer &buffer = problem.buffer(input);
-      if (buffer.kind != BufferKind::Transient || seen.count(input))
+      if (buffer.kind != BufferKind::Transient ||
+          std::find(seen.begin(), seen.end(), input) != seen.end())
         continue;
       bool joins = !candidates[c].keepsInputs && recipes[input].recomputable &&
                    buffer.sizeBytes * 64 > rootSize &&
@@ -512,7 +546,7 @@ RematContext::collectGroup(int32_t c, const std::vector<char> &dropped,
         continue;
       if (copy < 0 && isAliveAt(input, candidates[c].insertBefore))
         continue;
-      seen.insert(input);
+      seen.push_back(input);
       if (joins) {
         group.push_back(input);
         continue;
@@ -590,25 +624,30 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   auto isEarly = [&](const Run &run) {
     return insertAt[run.owner] < candidates[run.owner].firstLate;
   };
+  std::vector<TaskId> lateTasks;
   for (size_t begin = 0; begin < runs.size();) {
     size_t end = begin;
     while (end < runs.size() &&
            runs[end].insertBefore == runs[begin].insertBefore)
       ++end;
-    std::unordered_set<TaskId> lateTasks;
+    lateTasks.clear();
     for (size_t i = begin; i < end; ++i)
       if (!isEarly(runs[i]))
-        lateTasks.insert(runs[i].task);
+        lateTasks.push_back(runs[i].task);
+    std::sort(lateTasks.begin(), lateTasks.end());
+    auto isLateTask = [&](TaskId task) {
+      return std::binary_search(lateTasks.begin(), lateTasks.end(), task);
+    };
     bool independent = !lateTasks.empty();
     for (size_t i = begin; i < end && independent; ++i)
-      if (isEarly(runs[i]) && !lateTasks.count(runs[i].task))
+      if (isEarly(runs[i]) && !isLateTask(runs[i].task))
         for (ValueId v : reads[runs[i].task])
-          if (lateTasks.count(problem.value(v).definedBy))
+          if (isLateTask(problem.value(v).definedBy))
             independent = false;
     if (independent)
       std::stable_partition(runs.begin() + begin, runs.begin() + end,
                             [&](const Run &run) {
-                              return isEarly(run) && !lateTasks.count(run.task);
+                              return isEarly(run) && !isLateTask(run.task);
                             });
     begin = end;
   }
@@ -723,72 +762,90 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
       value.definedBy = newIdOfTask[value.definedBy];
     expanded.addValue(std::move(value));
   }
-  std::vector<std::vector<ValueId>> definedValues(problem.numTasks());
-  for (size_t v = 0; v < problem.numValues(); ++v)
-    if (TaskId def = problem.value(static_cast<ValueId>(v)).definedBy;
-        def != kNoId)
-      definedValues[def].push_back(static_cast<ValueId>(v));
-  auto key = [](int64_t a, int64_t b) { return (a << 32) | b; };
-  std::unordered_map<int64_t, ValueId> copyValue;
+  // The values each task defines and reads (a value once per read).
+  FlatLists definedValues = FlatLists::build(problem.numTasks(), [&](auto add) {
+    for (size_t v = 0; v < problem.numValues(); ++v)
+      if (TaskId def = problem.value(static_cast<ValueId>(v)).definedBy;
+          def != kNoId)
+        add(def, static_cast<ValueId>(v));
+  });
+  FlatLists reads = FlatLists::build(problem.numTasks(), [&](auto add) {
+    for (size_t v = 0; v < problem.numValues(); ++v)
+      for (TaskId reader : problem.value(static_cast<ValueId>(v)).consumers)
+        add(reader, static_cast<ValueId>(v));
+  });
+  // Clone k's copies are the values firstCopy[k]..., one per value its task
+  // defines, in definedValues' order.
+  std::vector<ValueId> firstCopy(numClones);
+  auto copyOf = [&](int32_t k, ValueId v) -> ValueId {
+    TaskId task = plan.clones[k].task;
+    const int32_t *first = definedValues.begin(task);
+    const int32_t *found = std::find(first, definedValues.end(task), v);
+    return found == definedValues.end(task)
+               ? kNoId
+               : firstCopy[k] + static_cast<ValueId>(found - first);
+  };
+  // A buffer of their own per original buffer, so aliases (in-place chains,
+  // views) stay together; shared by the copies of one original buffer made
+  // by the clones of one insertion point (the clone list is in insertion
+  // order).
+  std::vector<std::pair<BufferId, BufferId>> pointBuffers;
   for (int32_t k = 0; k < numClones; ++k) {
     TaskId task = plan.clones[k].task;
-    // Copies of the values the clone defines; a buffer of their own per
-    // original buffer, so aliases (in-place chains, views) stay together.
-    std::unordered_map<BufferId, BufferId> bufferCopy;
-    for (ValueId v : definedValues[task]) {
-      const Value &original = problem.value(v);
-      auto [it, inserted] = bufferCopy.try_emplace(original.buffer, kNoId);
-      if (inserted) {
+    if (k == 0 ||
+        plan.clones[k].insertBefore != plan.clones[k - 1].insertBefore)
+      pointBuffers.clear();
+    firstCopy[k] = static_cast<ValueId>(expanded.numValues());
+    for (const int32_t *it = definedValues.begin(task),
+                       *end = definedValues.end(task);
+         it != end; ++it) {
+      const Value &original = problem.value(*it);
+      auto shared = std::find_if(
+          pointBuffers.begin(), pointBuffers.end(),
+          [&](const auto &entry) { return entry.first == original.buffer; });
+      if (shared == pointBuffers.end()) {
         Buffer buffer = problem.buffer(original.buffer);
         buffer.liveToEnd = false;
         buffer.kind = BufferKind::Transient;
-        it->second = expanded.addBuffer(std::move(buffer));
+        pointBuffers.emplace_back(original.buffer,
+                                  expanded.addBuffer(std::move(buffer)));
+        shared = pointBuffers.end() - 1;
       }
       Value copy;
       copy.name = original.name;
       copy.sizeBytes = original.sizeBytes;
-      copy.buffer = it->second;
+      copy.buffer = shared->second;
       copy.producer = original.producer == task ? newIdOfClone[k] : kNoId;
       copy.definedBy = newIdOfClone[k];
-      copyValue[key(k, v)] = expanded.addValue(std::move(copy));
+      expanded.addValue(std::move(copy));
     }
   }
-  // A copy's buffer is shared by the copies of all values of one original
-  // buffer made by the same group of clones: merge per-clone buffers of the
-  // same original buffer within an insertion point.
-  {
-    std::unordered_map<int64_t, BufferId> groupBuffer;
-    for (int32_t k = 0; k < numClones; ++k)
-      for (ValueId v : definedValues[plan.clones[k].task]) {
-        ValueId copy = copyValue[key(k, v)];
-        int64_t group =
-            key(plan.clones[k].insertBefore, problem.value(v).buffer);
-        auto [it, inserted] =
-            groupBuffer.try_emplace(group, expanded.value(copy).buffer);
-        if (!inserted)
-          expanded.value(copy).buffer = it->second;
-      }
-  }
 
-  std::unordered_map<int64_t, int32_t> redirect;
-  for (const RematRedirect &r : plan.redirects) {
+  for (const RematRedirect &r : plan.redirects)
     if (r.clone < 0 || r.clone >= numClones || r.reader < 0 ||
         r.reader >= numTasks + numClones || r.value < 0 ||
         r.value >= static_cast<ValueId>(problem.numValues()) ||
-        !copyValue.count(key(r.clone, r.value)))
+        copyOf(r.clone, r.value) == kNoId)
       return fail("a redirected read names an invalid reader, value or clone");
-    redirect[key(r.reader, r.value)] = r.clone;
-  }
-  std::vector<std::vector<ValueId>> reads(problem.numTasks());
-  for (size_t v = 0; v < problem.numValues(); ++v)
-    for (TaskId reader : problem.value(static_cast<ValueId>(v)).consumers)
-      reads[reader].push_back(static_cast<ValueId>(v));
+  // The redirects by reader; where several name one read, the last holds.
+  FlatLists redirectsOf = FlatLists::build(numTasks + numClones, [&](auto add) {
+    for (size_t i = 0; i < plan.redirects.size(); ++i)
+      add(plan.redirects[i].reader, static_cast<int32_t>(i));
+  });
+  // The value \p reader reads for \p v: \p v or a clone's copy of it.
+  auto readValue = [&](int32_t reader, ValueId v) {
+    ValueId read = v;
+    for (const int32_t *it = redirectsOf.begin(reader),
+                       *end = redirectsOf.end(reader);
+         it != end; ++it)
+      if (plan.redirects[*it].value == v)
+        read = copyOf(plan.redirects[*it].clone, v);
+    return read;
+  };
   auto addReads = [&](int32_t reader, TaskId origin, TaskId newId) {
-    for (ValueId v : reads[origin]) {
-      auto it = redirect.find(key(reader, v));
-      expanded.addConsumer(
-          it == redirect.end() ? v : copyValue[key(it->second, v)], newId);
-    }
+    for (const int32_t *it = reads.begin(origin), *end = reads.end(origin);
+         it != end; ++it)
+      expanded.addConsumer(readValue(reader, *it), newId);
   };
   for (TaskId t = 0; t < numTasks; ++t)
     addReads(t, t, newIdOfTask[t]);
@@ -803,12 +860,9 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
     std::vector<std::pair<ValueId, ValueId>> &writes =
         expanded.task(newId).inPlaceWrites;
     for (auto &[input, result] : writes) {
-      if (auto it = redirect.find(key(reader, input)); it != redirect.end())
-        input = copyValue[key(it->second, input)];
-      if (clone >= 0) {
-        auto it = copyValue.find(key(clone, result));
-        result = it == copyValue.end() ? kNoId : it->second;
-      }
+      input = readValue(reader, input);
+      if (clone >= 0)
+        result = copyOf(clone, result);
     }
     writes.erase(std::remove_if(writes.begin(), writes.end(),
                                 [](const std::pair<ValueId, ValueId> &write) {
