@@ -12,7 +12,9 @@
 // floor. Fused into each elementwise reader (upstream's elementwise fusion,
 // one copy of the generator per reader, since a shared producer would stay
 // materialised as an extra result), the tensor never exists: each element is
-// computed by the same operations, in the same order, where it is read.
+// computed by the same operations, in the same order, where it is read. A
+// reduction reader whose loops only the generator spans gets a small
+// placeholder operand giving their extents, so that fusion takes it too.
 // Then upstream's elementwise fusion (producers with one reader), kept where
 // it raises the floor by at most 1/64: a chain's intermediates (an
 // exponential only a sum reads) then do not coexist with the chain's input.
@@ -35,6 +37,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDFUSEPASS
@@ -106,6 +109,79 @@ static OpOperand *getFusableUse(Operation *op,
   return nullptr;
 }
 
+/// Upstream's fusion needs each loop's extent from an operand of the fused
+/// op, so a reduction whose loop only the generator spans (a one-hot mask's
+/// row sum: the columns) does not take it. Builds `reader` again beside it
+/// with a placeholder operand per such loop, an empty 1-D tensor of the
+/// loop's extent that the body never reads (a 50257-element vector, where
+/// the mask it stands in for is 8192 x 50257), so that fusion can take the
+/// generator there too. Returns the operand of the new op standing for
+/// `use`; null, and nothing built, where every loop has an extent already
+/// or one that is needed is not static.
+static OpOperand *addLoopExtentOperands(RewriterBase &rewriter,
+                                        linalg::GenericOp reader,
+                                        OpOperand *use) {
+  unsigned numLoops = reader.getNumLoops();
+  llvm::SmallBitVector spanned(numLoops);
+  for (OpOperand &operand : reader->getOpOperands()) {
+    if (&operand == use)
+      continue;
+    for (AffineExpr result :
+         reader.getMatchingIndexingMap(&operand).getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(result))
+        spanned.set(dim.getPosition());
+  }
+  SmallVector<int64_t> extents = reader.getStaticLoopRanges();
+  SmallVector<unsigned> missing;
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    if (spanned.test(loop))
+      continue;
+    if (ShapedType::isDynamic(extents[loop]))
+      return nullptr;
+    missing.push_back(loop);
+  }
+  if (missing.empty())
+    return nullptr;
+  Location loc = reader.getLoc();
+  Type elementType = getElementTypeOrSelf(use->get().getType());
+  rewriter.setInsertionPoint(reader);
+  SmallVector<Value> inputs(reader.getDpsInputs());
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : reader.getDpsInputOperands())
+    maps.push_back(reader.getMatchingIndexingMap(input));
+  for (unsigned loop : missing) {
+    inputs.push_back(tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{extents[loop]}, elementType));
+    maps.push_back(
+        AffineMap::get(numLoops, 0, rewriter.getAffineDimExpr(loop)));
+  }
+  for (OpOperand &init : reader.getDpsInitsMutable())
+    maps.push_back(reader.getMatchingIndexingMap(&init));
+  auto rebuilt = linalg::GenericOp::create(
+      rewriter, loc, reader->getResultTypes(), inputs, reader.getDpsInits(),
+      maps, reader.getIteratorTypesArray());
+  rebuilt->setDiscardableAttrs(reader->getDiscardableAttrDictionary());
+  rewriter.cloneRegionBefore(reader.getRegion(), rebuilt.getRegion(),
+                             rebuilt.getRegion().end());
+  Block &body = rebuilt.getRegion().front();
+  for (size_t i = 0; i < missing.size(); ++i)
+    body.insertArgument(reader.getNumDpsInputs() + i, elementType, loc);
+  return &rebuilt->getOpOperand(use->getOperandNumber());
+}
+
+/// Erases `op` and the operands it was built with from `firstExtra` on
+/// (addLoopExtentOperands' placeholders).
+static void eraseWithPlaceholders(RewriterBase &rewriter, Operation *op,
+                                  unsigned firstExtra, unsigned numExtra) {
+  SmallVector<Operation *> placeholders;
+  for (unsigned i = 0; i < numExtra; ++i)
+    placeholders.push_back(op->getOperand(firstExtra + i).getDefiningOp());
+  rewriter.eraseOp(op);
+  for (Operation *placeholder : placeholders)
+    if (placeholder && placeholder->use_empty())
+      rewriter.eraseOp(placeholder);
+}
+
 /// Fuses a copy of `generator` into the reader of `use`; the fused op, or
 /// null (the IR unchanged) where fusion does not apply.
 static Operation *fuseCopyInto(RewriterBase &rewriter, Operation *generator,
@@ -126,22 +202,48 @@ static Operation *fuseCopyInto(RewriterBase &rewriter, Operation *generator,
   }
   Operation *consumer = use->getOwner();
   rewriter.modifyOpInPlace(consumer, [&] { use->set(copy->getResult(0)); });
+  // The reader fusion takes: the consumer, or a copy of it with the loop
+  // extents the generator alone gave.
+  Operation *reader = consumer;
+  OpOperand *fusedUse = use;
+  unsigned numPlaceholders = 0;
+  if (!linalg::areElementwiseOpsFusable(use))
+    if (OpOperand *extended = addLoopExtentOperands(
+            rewriter, cast<linalg::GenericOp>(consumer), use)) {
+      numPlaceholders =
+          extended->getOwner()->getNumOperands() - consumer->getNumOperands();
+      reader = extended->getOwner();
+      fusedUse = extended;
+      // The copy's only reader, or fusion keeps its result.
+      rewriter.modifyOpInPlace(consumer,
+                               [&] { use->set(generator->getResult(0)); });
+    }
+  auto eraseRebuilt = [&] {
+    if (reader != consumer)
+      eraseWithPlaceholders(rewriter, reader,
+                            cast<linalg::GenericOp>(consumer).getNumDpsInputs(),
+                            numPlaceholders);
+  };
   FailureOr<linalg::ElementwiseOpFusionResult> result = failure();
-  if (linalg::areElementwiseOpsFusable(use)) {
+  if (linalg::areElementwiseOpsFusable(fusedUse)) {
     // The fused op takes the reader's place (its init is defined there).
     rewriter.setInsertionPoint(consumer);
-    result = linalg::fuseElementwiseOps(rewriter, use);
+    result = linalg::fuseElementwiseOps(rewriter, fusedUse);
   }
   if (failed(result)) {
+    eraseRebuilt();
     rewriter.modifyOpInPlace(consumer,
                              [&] { use->set(generator->getResult(0)); });
     rewriter.eraseOp(copy);
     return nullptr;
   }
-  for (OpResult value : consumer->getResults())
-    if (Value replacement = result->replacements.lookup(value))
+  for (auto [value, readerValue] :
+       llvm::zip_equal(consumer->getResults(), reader->getResults()))
+    if (Value replacement = result->replacements.lookup(readerValue))
       rewriter.replaceAllUsesWith(value, replacement);
   rewriter.eraseOp(consumer);
+  if (reader != consumer)
+    rewriter.eraseOp(reader);
   rewriter.eraseOp(copy);
   return result->fusedOp;
 }
