@@ -169,14 +169,16 @@ static OpOperand *addLoopExtentOperands(RewriterBase &rewriter,
   return &rebuilt->getOpOperand(use->getOperandNumber());
 }
 
-/// Erases `op` and the operands it was built with from `firstExtra` on
-/// (addLoopExtentOperands' placeholders).
-static void eraseWithPlaceholders(RewriterBase &rewriter, Operation *op,
-                                  unsigned firstExtra, unsigned numExtra) {
+/// Erases `rebuilt`, addLoopExtentOperands' copy of `original`, and the
+/// placeholders it alone reads (its inputs past `original`'s).
+static void eraseRebuiltReader(RewriterBase &rewriter,
+                               linalg::GenericOp rebuilt,
+                               linalg::GenericOp original) {
   SmallVector<Operation *> placeholders;
-  for (unsigned i = 0; i < numExtra; ++i)
-    placeholders.push_back(op->getOperand(firstExtra + i).getDefiningOp());
-  rewriter.eraseOp(op);
+  for (OpOperand *input : llvm::drop_begin(rebuilt.getDpsInputOperands(),
+                                           original.getNumDpsInputs()))
+    placeholders.push_back(input->get().getDefiningOp());
+  rewriter.eraseOp(rebuilt);
   for (Operation *placeholder : placeholders)
     if (placeholder && placeholder->use_empty())
       rewriter.eraseOp(placeholder);
@@ -206,24 +208,15 @@ static Operation *fuseCopyInto(RewriterBase &rewriter, Operation *generator,
   // extents the generator alone gave.
   Operation *reader = consumer;
   OpOperand *fusedUse = use;
-  unsigned numPlaceholders = 0;
   if (!linalg::areElementwiseOpsFusable(use))
     if (OpOperand *extended = addLoopExtentOperands(
             rewriter, cast<linalg::GenericOp>(consumer), use)) {
-      numPlaceholders =
-          extended->getOwner()->getNumOperands() - consumer->getNumOperands();
       reader = extended->getOwner();
       fusedUse = extended;
       // The copy's only reader, or fusion keeps its result.
       rewriter.modifyOpInPlace(consumer,
                                [&] { use->set(generator->getResult(0)); });
     }
-  auto eraseRebuilt = [&] {
-    if (reader != consumer)
-      eraseWithPlaceholders(rewriter, reader,
-                            cast<linalg::GenericOp>(consumer).getNumDpsInputs(),
-                            numPlaceholders);
-  };
   FailureOr<linalg::ElementwiseOpFusionResult> result = failure();
   if (linalg::areElementwiseOpsFusable(fusedUse)) {
     // The fused op takes the reader's place (its init is defined there).
@@ -231,7 +224,9 @@ static Operation *fuseCopyInto(RewriterBase &rewriter, Operation *generator,
     result = linalg::fuseElementwiseOps(rewriter, fusedUse);
   }
   if (failed(result)) {
-    eraseRebuilt();
+    if (reader != consumer)
+      eraseRebuiltReader(rewriter, cast<linalg::GenericOp>(reader),
+                         cast<linalg::GenericOp>(consumer));
     rewriter.modifyOpInPlace(consumer,
                              [&] { use->set(generator->getResult(0)); });
     rewriter.eraseOp(copy);
