@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PlanRewrite.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
@@ -192,6 +193,11 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
   };
   auto plan = [&](PlannedCopy &way) {
     ThreadDiagnostics hold(context, &way.diagnostics);
+    // The planners model in-place writes in the order they are given; a
+    // write that only readers run after it prevent is made possible first.
+    TensorGraph graph = TensorGraph::build(way.copy, costModel);
+    if (graph.getStatus() == TensorGraphStatus::Built)
+      moveReadersAheadOfInPlaceWrites(way.copy, graph);
     // A split way's remark is the pass's own (its figures before are the
     // input's, not the split function's).
     way.succeeded =

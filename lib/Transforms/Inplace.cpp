@@ -21,7 +21,10 @@
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDINPLACEPASS
@@ -31,6 +34,18 @@ namespace mlir::memsched {
 using namespace mlir;
 using namespace mlir::memsched;
 namespace sched = mlir::memsched::scheduling;
+
+/// Buffers being copied to host memory: nothing may write over them.
+static llvm::DenseSet<sched::BufferId>
+getSwappedOutBuffers(func::FuncOp func, const TensorGraph &graph) {
+  llvm::DenseSet<sched::BufferId> swappedOut;
+  func.walk([&](SwapOutOp swapOut) {
+    sched::ValueId id = graph.getValueId(swapOut.getSource());
+    if (id != sched::kNoId)
+      swappedOut.insert(graph.getProblem().value(id).buffer);
+  });
+  return swappedOut;
+}
 
 int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
                                              const TensorGraph &graph,
@@ -66,10 +81,8 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
 
   // A buffer being copied to host memory is read by the copy engine until
   // the copy ends; nothing may write over it.
-  llvm::DenseSet<sched::BufferId> swappedOut;
-  func.walk([&](SwapOutOp swapOut) {
-    swappedOut.insert(getBuffer(swapOut.getSource()));
-  });
+  llvm::DenseSet<sched::BufferId> swappedOut =
+      getSwappedOutBuffers(func, graph);
 
   int64_t rewritten = 0;
   for (sched::TaskId task = 0;
@@ -110,6 +123,172 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   return rewritten;
 }
 
+int64_t
+mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
+                                                const TensorGraph &graph) {
+  // Bounds that keep the pass linear: readers and their inputs moved per
+  // write, and users of a buffer looked at.
+  constexpr size_t kMaxMovedTasks = 16;
+  constexpr size_t kMaxBufferUsers = 64;
+  const sched::Problem &problem = graph.getProblem();
+  auto numTasks = static_cast<sched::TaskId>(graph.getNumTasks());
+  std::vector<SmallVector<sched::TaskId, 4>> users(problem.numBuffers());
+  std::vector<SmallVector<sched::BufferId, 2>> writtenBy(numTasks);
+  std::vector<int64_t> lastUse(problem.numBuffers(), -1);
+  std::vector<int64_t> lastWrite(problem.numBuffers(), -1);
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const sched::Value &value = problem.value(static_cast<sched::ValueId>(id));
+    sched::BufferId buffer = value.buffer;
+    auto use = [&](sched::TaskId task) {
+      users[buffer].push_back(task);
+      lastUse[buffer] = std::max<int64_t>(lastUse[buffer], task);
+    };
+    if (value.producer != sched::kNoId) {
+      use(value.producer);
+      writtenBy[value.producer].push_back(buffer);
+      lastWrite[buffer] = std::max<int64_t>(lastWrite[buffer], value.producer);
+    }
+    for (sched::TaskId consumer : value.consumers)
+      use(consumer);
+  }
+  for (auto &list : users) {
+    llvm::sort(list);
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  for (auto &list : writtenBy) {
+    llvm::sort(list);
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  std::vector<bool> escaping = problem.escapingBuffers();
+  llvm::DenseSet<sched::BufferId> swappedOut =
+      getSwappedOutBuffers(func, graph);
+  Block &block = func.getBody().front();
+  auto isTransient = [&](sched::BufferId buffer) {
+    return problem.buffer(buffer).kind == sched::BufferKind::Transient;
+  };
+
+  // The tasks to run ahead of `write` so that it may write into `buffer`:
+  // the later users of `buffer` and what they need that comes after
+  // `write` (tasks, and free ops such as their empties), or nothing where
+  // that is not legal or not free. `ops` gets every op to move.
+  auto collectMoves = [&](sched::TaskId write, sched::BufferId buffer,
+                          int64_t saving, llvm::SetVector<Operation *> &ops) {
+    llvm::SetVector<sched::TaskId> moved;
+    Operation *writeOp = graph.getOps(write).front();
+    auto fail = [&] {
+      moved.clear();
+      ops.clear();
+      return moved;
+    };
+    if (users[buffer].size() > kMaxBufferUsers)
+      return fail();
+    for (sched::TaskId user : users[buffer])
+      if (user > write)
+        moved.insert(user);
+    size_t nextOp = 0;
+    for (size_t next = 0; next < moved.size(); ++next) {
+      if (moved.size() > kMaxMovedTasks)
+        return fail();
+      sched::TaskId task = moved[next];
+      if (task == write || task == graph.getReturnTask() ||
+          problem.task(task).isFence)
+        return fail();
+      ops.insert(graph.getOps(task).begin(), graph.getOps(task).end());
+      for (; nextOp < ops.size(); ++nextOp) {
+        Operation *op = ops[nextOp];
+        if (op->getBlock() != &block || !isMemoryEffectFree(op))
+          return fail();
+        llvm::SetVector<Value> used;
+        used.insert(op->getOperands().begin(), op->getOperands().end());
+        getUsedValuesDefinedAbove(op->getRegions(), used);
+        for (Value value : used) {
+          Operation *def = value.getDefiningOp();
+          if (!def || ops.contains(def) || def->isBeforeInBlock(writeOp))
+            continue;
+          sched::TaskId producer = graph.getTask(def);
+          if (producer == sched::kNoId) {
+            ops.insert(def);
+            continue;
+          }
+          // A task before the write with an op after it (a view made late)
+          // stays: moving it would move its other ops past their readers.
+          if (producer <= write)
+            return fail();
+          moved.insert(producer);
+        }
+      }
+    }
+    // What the moved tasks write must be buffers they start (nothing before
+    // them in the order is overwritten); their bytes and workspace now live
+    // across the write's step in place of the result the write no longer
+    // allocates.
+    int64_t made = 0, workspace = 0;
+    llvm::SmallDenseSet<sched::BufferId, 8> counted;
+    for (sched::TaskId task : moved) {
+      workspace = std::max(workspace, problem.task(task).workspaceBytes);
+      for (sched::BufferId written : writtenBy[task]) {
+        if (written == buffer)
+          return fail();
+        for (sched::TaskId user : users[written])
+          if (user < task && !moved.contains(user))
+            return fail();
+        if (isTransient(written) && counted.insert(written).second)
+          made += problem.buffer(written).sizeBytes;
+      }
+    }
+    if (made > saving ||
+        made + workspace > saving + problem.task(write).workspaceBytes)
+      return fail();
+    return moved;
+  };
+
+  int64_t enabled = 0;
+  // Moves stay in disjoint stretches of the order (each write's, up to its
+  // last moved task), so that each one's accounting holds.
+  int64_t frontier = -1;
+  for (sched::TaskId write = 0; write < numTasks; ++write) {
+    const sched::Task &task = problem.task(write);
+    if (write <= frontier || task.inPlaceWrites.empty() || task.isFence)
+      continue;
+    auto mayTake = [&](sched::BufferId buffer) {
+      return isTransient(buffer) && !escaping[buffer] &&
+             !swappedOut.contains(buffer);
+    };
+    bool writesAlready = llvm::any_of(task.inPlaceWrites, [&](auto write_) {
+      sched::BufferId buffer = problem.value(write_.first).buffer;
+      return mayTake(buffer) && lastUse[buffer] == write;
+    });
+    if (writesAlready)
+      continue;
+    for (auto [input, result] : task.inPlaceWrites) {
+      sched::BufferId buffer = problem.value(input).buffer;
+      sched::BufferId resultBuffer = problem.value(result).buffer;
+      if (!mayTake(buffer) || lastWrite[buffer] > write ||
+          !isTransient(resultBuffer))
+        continue;
+      int64_t saving = std::min(problem.buffer(buffer).sizeBytes,
+                                problem.buffer(resultBuffer).sizeBytes);
+      llvm::SetVector<Operation *> ops;
+      llvm::SetVector<sched::TaskId> moved =
+          collectMoves(write, buffer, saving, ops);
+      if (moved.empty())
+        continue;
+      for (sched::TaskId movedTask : moved)
+        frontier = std::max<int64_t>(frontier, movedTask);
+      SmallVector<Operation *> inOrder(ops.begin(), ops.end());
+      llvm::sort(inOrder, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      Operation *writeOp = graph.getOps(write).front();
+      for (Operation *op : inOrder)
+        op->moveBefore(writeOp);
+      ++enabled;
+      break;
+    }
+  }
+  return enabled;
+}
+
 namespace {
 struct InplacePass
     : public memsched::impl::MemschedInplacePassBase<InplacePass> {
@@ -141,12 +320,19 @@ void InplacePass::runOnOperation() {
   if (graph.getStatus() == TensorGraphStatus::Failed)
     return signalPassFailure();
   std::optional<int64_t> before = computeModelPeak(func, costModel);
-  int64_t rewritten = applyInplaceRewrites(func, graph, donateArguments);
-  if (rewritten == 0)
+  int64_t enabled = moveReadersAheadOfInPlaceWrites(func, graph);
+  if (enabled > 0)
+    graph = TensorGraph::build(func, costModel);
+  int64_t rewritten = graph.getStatus() == TensorGraphStatus::Built
+                          ? applyInplaceRewrites(func, graph, donateArguments)
+                          : 0;
+  if (rewritten == 0 && enabled == 0)
     return markAllAnalysesPreserved();
   std::optional<int64_t> after = computeModelPeak(func, costModel);
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "memsched-inplace: " << rewritten << " ops write into a dead input";
+  if (enabled > 0)
+    remark << " (" << enabled << " once later readers of it ran first)";
   if (before && after)
     remark << "; peak " << formatBytes(*before) << " -> "
            << formatBytes(*after);

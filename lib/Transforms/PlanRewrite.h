@@ -53,6 +53,17 @@ void layOutTasks(func::FuncOp func, const TensorGraph &graph,
 int64_t applyInplaceRewrites(func::FuncOp func, const TensorGraph &graph,
                              bool donateArguments);
 
+/// Moves, ahead of an elementwise op of \p func that could write into an
+/// input but for readers of that input's buffer after it, those readers (and
+/// what they need that comes after the op) where that is legal and costs no
+/// step any bytes: the readers are free of side effects, none depends on the
+/// op, and the bytes they make plus their workspace are at most what the write
+/// saves (then no step of the order, in-place writes taken, holds more).
+/// \p graph is \p func's. Returns the number of writes made possible (build
+/// the graph again before using it if any).
+int64_t moveReadersAheadOfInPlaceWrites(func::FuncOp func,
+                                        const TensorGraph &graph);
+
 /// Numbers (memsched.instance) every op of \p func's block without memory
 /// effects that is equivalent to an earlier one, so that CSE after a pass
 /// cannot merge what a plan measured apart.

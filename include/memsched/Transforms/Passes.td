@@ -594,8 +594,13 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
     constant, a value returned by the function, a buffer that another
     in-place decision already keeps live, and a function argument unless
     `donate-arguments` is set (the caller then gives up the argument's
-    contents). A remark reports how many ops were rewritten and the peak
-    before and after (memory model of the guide, which counts the saving).
+    contents). Where only later readers of an input keep it from being the
+    destination, those readers (and what they need that comes after the op)
+    move ahead of the op first, if they have no side effects, do not depend
+    on the op, and make fewer bytes than the write saves (their workspace
+    included), so that no step of the order holds more. A remark reports
+    how many ops were rewritten and the peak before and after (memory model
+    of the guide, which counts the saving).
   }];
   let options = [
     Option<"donateArguments", "donate-arguments", "bool", "false",
