@@ -634,8 +634,11 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
         laidOut.erase();
     }
   };
-  // Plans from `copy` (a clone of the function, which `planning` owns).
-  auto plan = [&](Planning &planning, func::FuncOp copy) -> LogicalResult {
+  // Plans from `copy` (a clone of the function, which `planning` owns),
+  // with the in-place writes that readers running first allow where
+  // `moveReaders` (`moved` says whether any was).
+  auto plan = [&](Planning &planning, func::FuncOp copy, bool moveReaders,
+                  bool *moved = nullptr) -> LogicalResult {
     planning.laidOut = copy;
     planning.graph =
         TensorGraph::buildOrEmitError(planning.laidOut, costModel, passName);
@@ -649,6 +652,18 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
         TensorGraph::buildOrEmitError(planning.laidOut, costModel, passName);
     if (!planning.graph)
       return failure();
+    // The planners model in-place writes in the order they are given: a
+    // write that only readers after it prevent is made possible first.
+    if (moveReaders && config.inplace &&
+        moveReadersAheadOfInPlaceWrites(planning.laidOut, *planning.graph) >
+            0) {
+      if (moved)
+        *moved = true;
+      planning.graph =
+          TensorGraph::buildOrEmitError(planning.laidOut, costModel, passName);
+      if (!planning.graph)
+        return failure();
+    }
     FunctionReport inputLaidOut = analyzeFunction(planning.laidOut, costModel);
     if (inputLaidOut.status != TensorGraphStatus::Built)
       return emitError(func.getLoc())
@@ -668,10 +683,21 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
     return emitError(func.getLoc())
            << passName << ": internal error: cannot analyze '@"
            << func.getSymName() << "'";
-  Planning asIs, canonicalForm;
-  if (failed(plan(asIs, func.clone())))
+  Planning asIs, unmoved, canonicalForm;
+  bool moved = false;
+  if (failed(plan(asIs, func.clone(), /*moveReaders=*/true, &moved)))
     return failure();
   Planning *chosenPlanning = &asIs;
+  // The writes made possible lower the order's peak, but recomputation may
+  // do better from the order as it was (a value overwritten in place can no
+  // longer be read again): where readers moved, that order is planned too.
+  if (moved && !timeLimit.isOver()) {
+    if (failed(plan(unmoved, func.clone(), /*moveReaders=*/false)))
+      return failure();
+    if (isBetterBudgetOutcome(*unmoved.result, *asIs.result,
+                              config.budget.isMinimum))
+      chosenPlanning = &unmoved;
+  }
   func::FuncOp canonical = func.clone();
   cleanup.canonicalize(canonical);
   // A cheap test of whether canonicalization changed anything; past the
@@ -684,9 +710,9 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   if (outOfTime || !canonicalDiffers) {
     canonical.erase();
   } else {
-    if (failed(plan(canonicalForm, canonical)))
+    if (failed(plan(canonicalForm, canonical, /*moveReaders=*/true)))
       return failure();
-    if (isBetterBudgetOutcome(*canonicalForm.result, *asIs.result,
+    if (isBetterBudgetOutcome(*canonicalForm.result, *chosenPlanning->result,
                               config.budget.isMinimum))
       chosenPlanning = &canonicalForm;
   }

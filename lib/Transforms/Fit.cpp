@@ -13,7 +13,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PlanRewrite.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
 #include "memsched/Dialect/Memsched/IR/MemschedDialect.h"
@@ -168,36 +167,42 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     }
     if (offload.empty())
       return success();
-    PlannedCopy &with = addWay(source, true);
-    {
+    auto addOffloadedWay = [&]() -> PlannedCopy * {
+      PlannedCopy &with = addWay(source, true);
       // An offload the function refuses (no parameters, ...) is an error of
       // the option, whatever the plan without it would give.
       ThreadDiagnostics hold(context, &with.diagnostics);
       if (failed(applyResidentOffload(with.copy, offload, costModel))) {
         with.emitDiagnostics(context);
-        return failure();
+        return nullptr;
       }
-    }
+      return &with;
+    };
+    PlannedCopy *with = addOffloadedWay();
+    if (!with)
+      return failure();
     // The offloaded copy is planned in an order made for it: without its
     // resident state the best order differs (on ResNet-34 at ResNet-18's
     // memory, 1.08x the step time against 1.27x in the order made for the
     // input). Without `reorder=`, an order memsched-reorder made for the
     // function is made again for the offloaded copy only.
-    if (!reorder.empty())
-      reorderCopy(with, reorder);
-    else if (auto recorded =
-                 source->getAttrOfType<DictionaryAttr>(kReorderAttrName))
+    if (!reorder.empty()) {
+      reorderCopy(*with, reorder);
+      // As without offload, the offloaded copy is planned as given too: the
+      // order of least peak may leave a large value for the end (a GPT
+      // step's tied embedding gradient, whose 1.5 GiB logits gradient is
+      // then swapped back in at the end of the backward pass).
+      if (with->reordered && !addOffloadedWay())
+        return failure();
+    } else if (auto recorded =
+                   source->getAttrOfType<DictionaryAttr>(kReorderAttrName)) {
       if (auto name = recorded.getAs<StringAttr>("algorithm"))
-        reorderCopy(with, name.getValue());
+        reorderCopy(*with, name.getValue());
+    }
     return success();
   };
   auto plan = [&](PlannedCopy &way) {
     ThreadDiagnostics hold(context, &way.diagnostics);
-    // The planners model in-place writes in the order they are given; a
-    // write that only readers run after it prevent is made possible first.
-    TensorGraph graph = TensorGraph::build(way.copy, costModel);
-    if (graph.getStatus() == TensorGraphStatus::Built)
-      moveReadersAheadOfInPlaceWrites(way.copy, graph);
     // A split way's remark is the pass's own (its figures before are the
     // input's, not the split function's).
     way.succeeded =
