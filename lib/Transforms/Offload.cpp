@@ -23,6 +23,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <numeric>
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDOFFLOADPASS
@@ -103,6 +108,140 @@ static unsigned countParameters(func::FuncOp func) {
         !isa<RankedTensorType>(type.getInput(i)))
       return 0;
   return type.getNumResults() - 1;
+}
+
+/// Moves the optimizer's update of each parameter to right after the last
+/// op of the step before the optimizer that it reads (its gradient, for
+/// Adam and SGD): an exporter that updates every parameter after the
+/// backward pass (torch.optim's order) leaves the state's copies for the end,
+/// where no compute hides them. The optimizer's ops are those from the first
+/// one reading (through any chain) an optimizer state argument to the end;
+/// each connected group of them (def-use among them, constants and empties
+/// aside) moves as one, its ops in their order, if none has side effects.
+/// Operand-free ops of that stretch then sit right before their first user.
+/// Returns the number of groups moved.
+static int64_t hoistOptimizerUpdates(func::FuncOp func, unsigned firstState,
+                                     unsigned numState) {
+  if (numState == 0)
+    return 0;
+  Block &entry = func.getBody().front();
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, size_t> positionOf;
+  for (Operation &op : entry.without_terminator()) {
+    positionOf[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  auto usedValues = [](Operation *op) {
+    llvm::SetVector<Value> used;
+    used.insert(op->getOperands().begin(), op->getOperands().end());
+    getUsedValuesDefinedAbove(op->getRegions(), used);
+    return used;
+  };
+  // Where the optimizer starts: the first op reading optimizer state.
+  DenseSet<Operation *> readsState;
+  size_t start = ops.size();
+  for (auto [position, op] : llvm::enumerate(ops)) {
+    for (Value value : usedValues(op)) {
+      auto argument = dyn_cast<BlockArgument>(value);
+      bool isState = argument && argument.getOwner() == &entry &&
+                     argument.getArgNumber() >= firstState &&
+                     argument.getArgNumber() < firstState + numState;
+      Operation *def = value.getDefiningOp();
+      if (isState || (def && readsState.contains(def))) {
+        readsState.insert(op);
+        break;
+      }
+    }
+    if (readsState.contains(op) && start == ops.size())
+      start = position;
+  }
+  if (start == ops.size())
+    return 0;
+  // Groups of the optimizer's ops with operands, by union-find.
+  size_t count = ops.size() - start;
+  std::vector<size_t> parent(count);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](size_t i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  auto inStretch = [&](Operation *op) {
+    auto it = positionOf.find(op);
+    return it != positionOf.end() && it->second >= start &&
+           op->getNumOperands() > 0;
+  };
+  // The latest op before the stretch each group reads, and whether all its
+  // ops are free of side effects.
+  std::vector<int64_t> anchor(count, -1);
+  std::vector<bool> movable(count, true);
+  for (size_t i = 0; i < count; ++i) {
+    Operation *op = ops[start + i];
+    if (op->getNumOperands() == 0)
+      continue;
+    for (Value value : usedValues(op)) {
+      Operation *def = value.getDefiningOp();
+      if (def && inStretch(def))
+        parent[find(i)] = find(positionOf.lookup(def) - start);
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    Operation *op = ops[start + i];
+    if (op->getNumOperands() == 0)
+      continue;
+    size_t group = find(i);
+    if (!isMemoryEffectFree(op))
+      movable[group] = false;
+    for (Value value : usedValues(op)) {
+      Operation *def = value.getDefiningOp();
+      if (!def || def->getBlock() != &entry)
+        continue;
+      size_t position = positionOf.lookup(def);
+      if (position < start)
+        anchor[group] = std::max<int64_t>(anchor[group], position);
+    }
+  }
+  // Groups move in the order of their first ops, each after the ops moved
+  // behind the same anchor before it.
+  DenseMap<Operation *, Operation *> lastMovedAfter;
+  int64_t moved = 0;
+  std::vector<bool> done(count, false);
+  for (size_t i = 0; i < count; ++i) {
+    size_t group = find(i);
+    if (done[group] || ops[start + i]->getNumOperands() == 0)
+      continue;
+    done[group] = true;
+    if (!movable[group] || anchor[group] < 0)
+      continue;
+    Operation *after = ops[anchor[group]];
+    Operation *&insertAfter = lastMovedAfter[after];
+    if (!insertAfter)
+      insertAfter = after;
+    for (size_t j = i; j < count; ++j) {
+      Operation *op = ops[start + j];
+      if (op->getNumOperands() == 0 || find(j) != group)
+        continue;
+      op->moveAfter(insertAfter);
+      insertAfter = op;
+    }
+    ++moved;
+  }
+  if (moved == 0)
+    return 0;
+  for (size_t i = 0; i < count; ++i) {
+    Operation *op = ops[start + i];
+    if (op->getNumOperands() != 0 || op->use_empty())
+      continue;
+    Operation *first = nullptr;
+    for (Operation *user : op->getUsers()) {
+      Operation *inEntry = entry.findAncestorOpInBlock(*user);
+      if (inEntry && (!first || inEntry->isBeforeInBlock(first)))
+        first = inEntry;
+    }
+    if (first)
+      op->moveBefore(first);
+  }
+  return moved;
 }
 
 /// Decides the plan, or emits why the function cannot be offloaded.
@@ -340,6 +479,17 @@ FailureOr<int64_t> mlir::memsched::applyResidentOffload(
   // What the input planned: budget fractions refer to it.
   int64_t plannedBefore =
       getInputPlannedBytes(func, analyzeFunction(func, costs).plannedBytes());
+  // The copies are planned in program order: the optimizer's updates first
+  // move next to their gradients (once the function is known to offload,
+  // so that a refusal leaves it as it was).
+  if (auto step = func->getAttrOfType<DictionaryAttr>(kTrainingStepAttrName))
+    if (hoistOptimizerUpdates(
+            func, step.getAs<IntegerAttr>("parameters").getInt(),
+            step.getAs<IntegerAttr>("optimizer_state").getInt()) > 0) {
+      plan = planOffload(func, *selection, costs);
+      if (failed(plan))
+        return failure();
+    }
   applyOffload(func, *plan);
   int64_t moved = 0;
   unsigned movedArguments = 0, copiedResults = 0;

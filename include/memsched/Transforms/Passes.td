@@ -681,6 +681,10 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
       and returned by `memsched.host_result`, at a result marked
       `memsched.host_memory`; its device buffer is freed when the copy
       ends.
+    * With optimizer state, the optimizer's update of each parameter first
+      moves to right after its gradient (the last op before the optimizer
+      it reads), so that its state's copies overlap the rest of the
+      backward pass instead of following it.
 
     Refused, with the IR unchanged: unknown names, a function whose
     parameters cannot be told apart, a parameter the function writes in
