@@ -320,7 +320,8 @@ void InplacePass::runOnOperation() {
   if (graph.getStatus() == TensorGraphStatus::Failed)
     return signalPassFailure();
   std::optional<int64_t> before = computeModelPeak(func, costModel);
-  int64_t enabled = moveReadersAheadOfInPlaceWrites(func, graph);
+  int64_t enabled =
+      moveReaders ? moveReadersAheadOfInPlaceWrites(func, graph) : 0;
   if (enabled > 0)
     graph = TensorGraph::build(func, costModel);
   int64_t rewritten = graph.getStatus() == TensorGraphStatus::Built

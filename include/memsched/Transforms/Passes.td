@@ -606,6 +606,9 @@ def MemschedInplacePass : Pass<"memsched-inplace", "mlir::func::FuncOp"> {
     Option<"donateArguments", "donate-arguments", "bool", "false",
            "Allow writing into function arguments whose contents the "
            "function no longer needs">,
+    Option<"moveReaders", "move-readers", "bool", "true",
+           "Run later readers of an input first where that lets an op "
+           "write into it at no cost">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (for op workspaces and costs)">,
   ];
