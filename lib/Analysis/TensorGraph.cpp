@@ -1149,9 +1149,7 @@ void TensorGraphBuilder::addResults(Operation *op, TaskId task,
   }
 }
 
-/// The values `op` reads: its operands, then the values defined outside its
-/// regions that the regions use, each once.
-static llvm::SetVector<Value> usedValues(Operation &op) {
+llvm::SetVector<Value> mlir::memsched::getUsedValues(Operation &op) {
   llvm::SetVector<Value> used(op.operand_begin(), op.operand_end());
   if (op.getNumRegions() != 0)
     getUsedValuesDefinedAbove(op.getRegions(), used);
@@ -1184,7 +1182,7 @@ void TensorGraphBuilder::run() {
     bool viewReads = isViewThatReads(&op);
     if (viewed && !viewReads)
       readThroughViews.push_back(&op);
-    for (Value used : usedValues(op)) {
+    for (Value used : getUsedValues(op)) {
       if (used == viewed && !viewReads)
         continue;
       lastUse[used] = position;
@@ -1254,7 +1252,7 @@ void TensorGraphBuilder::run() {
     if (taskId != kNoId) {
       // Values captured by payload regions (a scalar, or a tensor read with
       // tensor.extract inside a linalg.generic) are read like operands.
-      for (Value operand : usedValues(op)) {
+      for (Value operand : getUsedValues(op)) {
         ValueId valueId = graph.getValueId(operand);
         // Only a value used before its definition has none yet: IR that
         // does not verify (a rewrite's bug) is refused, not read.

@@ -192,14 +192,9 @@ struct Candidate {
 /// there), as every candidate finally does.
 static void takeInplaceWrites(func::FuncOp func, const CostModel &costModel) {
   TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() != TensorGraphStatus::Built)
-    return;
-  if (moveReadersAheadOfInPlaceWrites(func, graph) > 0) {
-    graph = TensorGraph::build(func, costModel);
-    if (graph.getStatus() != TensorGraphStatus::Built)
-      return;
-  }
-  applyInplaceRewrites(func, graph, /*donateArguments=*/false);
+  if (graph.getStatus() == TensorGraphStatus::Built)
+    writeInPlace(func, graph, costModel, /*donateArguments=*/false,
+                 /*moveReaders=*/true);
 }
 
 /// The IR round trip of the driver: plan, write into a copy, take in-place

@@ -22,7 +22,6 @@
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -151,14 +150,14 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
     for (sched::TaskId consumer : value.consumers)
       use(consumer);
   }
-  for (auto &list : users) {
-    llvm::sort(list);
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
-  for (auto &list : writtenBy) {
-    llvm::sort(list);
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
+  auto sortUnique = [](auto &lists) {
+    for (auto &list : lists) {
+      llvm::sort(list);
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+  };
+  sortUnique(users);
+  sortUnique(writtenBy);
   std::vector<bool> escaping = problem.escapingBuffers();
   llvm::DenseSet<sched::BufferId> swappedOut =
       getSwappedOutBuffers(func, graph);
@@ -198,10 +197,7 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
         Operation *op = ops[nextOp];
         if (op->getBlock() != &block || !isMemoryEffectFree(op))
           return fail();
-        llvm::SetVector<Value> used;
-        used.insert(op->getOperands().begin(), op->getOperands().end());
-        getUsedValuesDefinedAbove(op->getRegions(), used);
-        for (Value value : used) {
+        for (Value value : getUsedValues(*op)) {
           Operation *def = value.getDefiningOp();
           if (!def || ops.contains(def) || def->isBeforeInBlock(writeOp))
             continue;
@@ -289,6 +285,21 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
   return enabled;
 }
 
+InPlaceWrites mlir::memsched::writeInPlace(func::FuncOp func,
+                                           TensorGraph &graph,
+                                           const CostModel &costModel,
+                                           bool donateArguments,
+                                           bool moveReaders) {
+  InPlaceWrites done;
+  if (moveReaders)
+    done.readersMoved = moveReadersAheadOfInPlaceWrites(func, graph);
+  if (done.readersMoved > 0)
+    graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() == TensorGraphStatus::Built)
+    done.rewritten = applyInplaceRewrites(func, graph, donateArguments);
+  return done;
+}
+
 namespace {
 struct InplacePass
     : public memsched::impl::MemschedInplacePassBase<InplacePass> {
@@ -320,20 +331,17 @@ void InplacePass::runOnOperation() {
   if (graph.getStatus() == TensorGraphStatus::Failed)
     return signalPassFailure();
   std::optional<int64_t> before = computeModelPeak(func, costModel);
-  int64_t enabled =
-      moveReaders ? moveReadersAheadOfInPlaceWrites(func, graph) : 0;
-  if (enabled > 0)
-    graph = TensorGraph::build(func, costModel);
-  int64_t rewritten = graph.getStatus() == TensorGraphStatus::Built
-                          ? applyInplaceRewrites(func, graph, donateArguments)
-                          : 0;
-  if (rewritten == 0 && enabled == 0)
+  InPlaceWrites done =
+      writeInPlace(func, graph, costModel, donateArguments, moveReaders);
+  if (done.rewritten == 0 && done.readersMoved == 0)
     return markAllAnalysesPreserved();
   std::optional<int64_t> after = computeModelPeak(func, costModel);
   InFlightDiagnostic remark = emitRemark(func.getLoc());
-  remark << "memsched-inplace: " << rewritten << " ops write into a dead input";
-  if (enabled > 0)
-    remark << " (" << enabled << " once later readers of it ran first)";
+  remark << "memsched-inplace: " << done.rewritten
+         << " ops write into a dead input";
+  if (done.readersMoved > 0)
+    remark << " (" << done.readersMoved
+           << " once later readers of it ran first)";
   if (before && after)
     remark << "; peak " << formatBytes(*before) << " -> "
            << formatBytes(*after);

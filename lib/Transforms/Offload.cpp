@@ -16,6 +16,7 @@
 #include "memsched/Analysis/CostModel.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
+#include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
@@ -24,8 +25,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
 
 #include <numeric>
 
@@ -131,17 +130,11 @@ static int64_t hoistOptimizerUpdates(func::FuncOp func, unsigned firstState,
     positionOf[&op] = ops.size();
     ops.push_back(&op);
   }
-  auto usedValues = [](Operation *op) {
-    llvm::SetVector<Value> used;
-    used.insert(op->getOperands().begin(), op->getOperands().end());
-    getUsedValuesDefinedAbove(op->getRegions(), used);
-    return used;
-  };
   // Where the optimizer starts: the first op reading optimizer state.
   DenseSet<Operation *> readsState;
   size_t start = ops.size();
   for (auto [position, op] : llvm::enumerate(ops)) {
-    for (Value value : usedValues(op)) {
+    for (Value value : getUsedValues(*op)) {
       auto argument = dyn_cast<BlockArgument>(value);
       bool isState = argument && argument.getOwner() == &entry &&
                      argument.getArgNumber() >= firstState &&
@@ -179,7 +172,7 @@ static int64_t hoistOptimizerUpdates(func::FuncOp func, unsigned firstState,
     Operation *op = ops[start + i];
     if (op->getNumOperands() == 0)
       continue;
-    for (Value value : usedValues(op)) {
+    for (Value value : getUsedValues(*op)) {
       Operation *def = value.getDefiningOp();
       if (def && inStretch(def))
         parent[find(i)] = find(positionOf.lookup(def) - start);
@@ -192,7 +185,7 @@ static int64_t hoistOptimizerUpdates(func::FuncOp func, unsigned firstState,
     size_t group = find(i);
     if (!isMemoryEffectFree(op))
       movable[group] = false;
-    for (Value value : usedValues(op)) {
+    for (Value value : getUsedValues(*op)) {
       Operation *def = value.getDefiningOp();
       if (!def || def->getBlock() != &entry)
         continue;

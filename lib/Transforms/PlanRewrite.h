@@ -64,6 +64,21 @@ int64_t applyInplaceRewrites(func::FuncOp func, const TensorGraph &graph,
 int64_t moveReadersAheadOfInPlaceWrites(func::FuncOp func,
                                         const TensorGraph &graph);
 
+/// What writeInPlace did.
+struct InPlaceWrites {
+  /// Writes made possible by running readers first.
+  int64_t readersMoved = 0;
+  /// Ops rewritten to write into a dead input.
+  int64_t rewritten = 0;
+};
+
+/// memsched-inplace's rewrite of \p func, whose graph \p graph is: the
+/// readers-first moves where \p moveReaders, then applyInplaceRewrites.
+/// \p graph is built again (with \p costModel) when readers moved.
+InPlaceWrites writeInPlace(func::FuncOp func, TensorGraph &graph,
+                           const CostModel &costModel, bool donateArguments,
+                           bool moveReaders);
+
 /// Numbers (memsched.instance) every op of \p func's block without memory
 /// effects that is equivalent to an earlier one, so that CSE after a pass
 /// cannot merge what a plan measured apart.

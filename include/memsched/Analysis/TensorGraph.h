@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <optional>
 #include <string>
@@ -150,6 +151,10 @@ std::optional<BodyGraph> buildBodyGraph(Block &block,
 /// The bytes one run of `block`, a body of structured control flow, holds
 /// at its peak in its current order: the workspace rule of the memory model.
 int64_t getBodyPeakBytes(Block &block);
+
+/// The values `op` reads: its operands, then the values defined outside its
+/// regions that the regions use, each once.
+llvm::SetVector<Value> getUsedValues(Operation &op);
 
 /// The operand whose buffer a tensor result of a destination-style op or of
 /// an `scf.for` is written into when the memory model writes it in place;
