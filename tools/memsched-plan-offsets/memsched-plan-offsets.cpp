@@ -56,7 +56,7 @@ constexpr const char *kUsage =
     "                          the work limits (default 0: none, so that the\n"
     "                          plan is the same on every machine)\n"
     "  --exact-max-buffers=N   exact search limit on buffers live together\n"
-    "                          (default 64)\n"
+    "                          (default 4096)\n"
     "  --output=FILE           write id,lower,upper,size,offset rows\n"
     "  --json                  print the statistics as JSON\n"
     "  --verify                check the offset column of FILE.csv instead\n"

@@ -33,9 +33,10 @@ struct AllocationRequest {
 
 /// Offset planning algorithms.
 enum class OffsetAlgorithm {
-  /// The best of every heuristic, improved by squeaky-wheel reordering and
-  /// then the exact search when small enough, within their work limits;
-  /// stops as soon as a plan meets the aligned lower bound.
+  /// The best of every heuristic, then the exact search where it can run
+  /// and, where that did not reach the aligned lower bound, squeaky-wheel
+  /// reordering, within their work limits; stops as soon as a plan meets
+  /// the bound.
   Auto,
   /// TFLite's greedy by size: largest first (ties: longer lifetime, then
   /// request order), each in the lowest gap that fits among the already
@@ -81,7 +82,8 @@ struct OffsetPlanOptions {
   /// no limit. A node costs from tens of nanoseconds to a few microseconds
   /// depending on the partition; the default stays under about half a
   /// second on the offset benchmark and matches the arenas a one-second
-  /// wall-clock limit gave there.
+  /// wall-clock limit gave there. Auto spends at most 2^24 / n of them on
+  /// n buffers (at least 4096): a node's cost grows with the buffers.
   int64_t exactMaxNodes = 100'000;
   /// An optional wall-clock limit of Auto and Exact, in seconds, on top of
   /// the work limits. Non-positive (the default): none, so that the plan
@@ -93,7 +95,7 @@ struct OffsetPlanOptions {
   /// together at the peak; Exact fails above it. (Either also skips, or
   /// fails on, a group of more than 4096 buffers whose lifetimes chain
   /// together.)
-  int64_t exactMaxBuffers = 64;
+  int64_t exactMaxBuffers = 4096;
   /// Whether a plan made before in this process for the same requests (up
   /// to the numbering of their steps and their order) and options may be
   /// returned instead of planning again. Without a wall-clock limit the
