@@ -106,6 +106,10 @@ const Heuristic kGreedyBySize = {"greedy-by-size", orderBySize, Fit::First};
 
 /// Iterations of each squeaky-wheel chain in auto.
 constexpr int kSqueakyWheelRounds = 64;
+/// Auto's exact search gets kAutoExactWork / n nodes on n buffers (a node's
+/// cost grows with them), at least kAutoExactMinNodes, at most the option.
+constexpr int64_t kAutoExactWork = int64_t(1) << 24;
+constexpr int64_t kAutoExactMinNodes = 4096;
 
 /// More orders auto tries after the named heuristics.
 const Heuristic kExtraHeuristics[] = {
@@ -402,15 +406,11 @@ computeOffsets(const std::vector<AllocationRequest> &requests,
         exactRuns &=
             static_cast<int64_t>(partition.size()) <= kMaxExactPartitionBuffers;
       if (exactRuns) {
-        // A node's cost grows with the buffers, so auto's share of the node
-        // limit shrinks with them: 2^24 / n nodes (at least 4096).
         int64_t maxNodes = options.exactMaxNodes;
         if (maxNodes > 0)
-          maxNodes = std::min(
-              maxNodes,
-              std::max<int64_t>(4096,
-                                (int64_t(1) << 24) /
-                                    std::max<int64_t>(1, instance.numItems())));
+          maxNodes = std::min(maxNodes,
+                              std::max(kAutoExactMinNodes,
+                                       kAutoExactWork / instance.numItems()));
         ExactOutcome outcome =
             searchExact(instance, portfolio.best, stats.alignedLowerBound,
                         maxNodes, improveDeadline);
