@@ -162,6 +162,13 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
   llvm::DenseSet<sched::BufferId> swappedOut =
       getSwappedOutBuffers(func, graph);
   Block &block = func.getBody().front();
+  // Every move is decided on the block as given and applied at the end:
+  // a move invalidates the block's op order, and recomputing it for the
+  // next query made the pass quadratic (74k ops: seconds per call). Ops
+  // already chosen to move go before an earlier write, so before any later
+  // one too; the moves' stretches are disjoint, so none of them depends on
+  // another having been made.
+  llvm::DenseSet<Operation *> toMove;
   auto isTransient = [&](sched::BufferId buffer) {
     return problem.buffer(buffer).kind == sched::BufferKind::Transient;
   };
@@ -195,11 +202,13 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
       ops.insert(graph.getOps(task).begin(), graph.getOps(task).end());
       for (; nextOp < ops.size(); ++nextOp) {
         Operation *op = ops[nextOp];
-        if (op->getBlock() != &block || !isMemoryEffectFree(op))
+        if (op->getBlock() != &block || !isMemoryEffectFree(op) ||
+            toMove.contains(op))
           return fail();
         for (Value value : getUsedValues(*op)) {
           Operation *def = value.getDefiningOp();
-          if (!def || ops.contains(def) || def->isBeforeInBlock(writeOp))
+          if (!def || ops.contains(def) || toMove.contains(def) ||
+              def->isBeforeInBlock(writeOp))
             continue;
           sched::TaskId producer = graph.getTask(def);
           if (producer == sched::kNoId) {
@@ -238,7 +247,7 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
     return moved;
   };
 
-  int64_t enabled = 0;
+  SmallVector<std::pair<Operation *, SmallVector<Operation *>>> moves;
   // Moves stay in disjoint stretches of the order (each write's, up to its
   // last moved task), so that each one's accounting holds.
   int64_t frontier = -1;
@@ -275,14 +284,15 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
       llvm::sort(inOrder, [](Operation *a, Operation *b) {
         return a->isBeforeInBlock(b);
       });
-      Operation *writeOp = graph.getOps(write).front();
-      for (Operation *op : inOrder)
-        op->moveBefore(writeOp);
-      ++enabled;
+      toMove.insert(inOrder.begin(), inOrder.end());
+      moves.emplace_back(graph.getOps(write).front(), std::move(inOrder));
       break;
     }
   }
-  return enabled;
+  for (auto &[writeOp, inOrder] : moves)
+    for (Operation *op : inOrder)
+      op->moveBefore(writeOp);
+  return static_cast<int64_t>(moves.size());
 }
 
 InPlaceWrites mlir::memsched::writeInPlace(func::FuncOp func,
