@@ -27,7 +27,11 @@ mlir::memsched::scheduling::simulateMemory(const Problem &problem,
       *error = "invalid order: " + why;
     return std::nullopt;
   }
+  return simulateCheckedMemory(problem, order);
+}
 
+MemoryProfile mlir::memsched::scheduling::simulateCheckedMemory(
+    const Problem &problem, const std::vector<TaskId> &order) {
   size_t n = order.size();
   size_t numBuffers = problem.numBuffers();
   std::vector<int32_t> position(n);

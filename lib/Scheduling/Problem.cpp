@@ -34,6 +34,12 @@ TaskId Problem::addTask(Task task) {
   return static_cast<TaskId>(tasks.size() - 1);
 }
 
+void Problem::reserve(size_t numTasks, size_t numBuffers, size_t numValues) {
+  tasks.reserve(numTasks);
+  buffers.reserve(numBuffers);
+  values.reserve(numValues);
+}
+
 BufferId Problem::addBuffer(Buffer buffer) {
   invalidate();
   buffers.push_back(std::move(buffer));

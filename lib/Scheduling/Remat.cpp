@@ -59,6 +59,31 @@ struct FlatLists {
   }
 };
 
+/// What the expansion of every plan of one problem reads of it: the values
+/// each task defines, and those it reads (a value once per read). Built
+/// once per planning run.
+struct ExpansionLists {
+  FlatLists definedValues;
+  FlatLists reads;
+
+  explicit ExpansionLists(const Problem &problem)
+      : definedValues(FlatLists::build(
+            problem.numTasks(),
+            [&](auto add) {
+              for (size_t v = 0; v < problem.numValues(); ++v)
+                if (TaskId def =
+                        problem.value(static_cast<ValueId>(v)).definedBy;
+                    def != kNoId)
+                  add(def, static_cast<ValueId>(v));
+            })),
+        reads(FlatLists::build(problem.numTasks(), [&](auto add) {
+          for (size_t v = 0; v < problem.numValues(); ++v)
+            for (TaskId reader :
+                 problem.value(static_cast<ValueId>(v)).consumers)
+              add(reader, static_cast<ValueId>(v));
+        })) {}
+};
+
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -250,6 +275,8 @@ public:
   /// with GreedyVariants::PrivateOrEarly.
   std::vector<char> hasPrivateVariant;
   TaskId firstImpureDefiner = kNoId;
+  /// The lists every expansion of a plan reads.
+  ExpansionLists expansionLists;
   mutable int64_t numEvaluations = 0;
 };
 
@@ -272,7 +299,7 @@ RematContext::RematContext(const Problem &problem, bool singleRecompute,
                            bool escapingWhole, size_t maxGroupSize)
     : problem(problem), numTasks(static_cast<int32_t>(problem.numTasks())),
       singleRecompute(singleRecompute), escapingWhole(escapingWhole),
-      maxGroupSize(maxGroupSize) {
+      maxGroupSize(maxGroupSize), expansionLists(problem) {
   reads.resize(problem.numTasks());
   valuesIn.resize(problem.numBuffers());
   for (size_t v = 0; v < problem.numValues(); ++v) {
@@ -711,9 +738,10 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   return plan;
 }
 
-std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
-    const Problem &problem, const RematPlan &plan, std::string *error,
-    bool *outOfOrder) {
+/// expandRematPlan with the problem's lists built beforehand.
+static std::optional<RematExpansion>
+expandWithLists(const Problem &problem, const ExpansionLists &lists,
+                const RematPlan &plan, std::string *error, bool *outOfOrder) {
   if (outOfOrder)
     *outOfOrder = false;
   auto fail = [&](const std::string &message) -> std::optional<RematExpansion> {
@@ -745,7 +773,16 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
       result.originOf.push_back(t);
     }
   }
+  const FlatLists &definedValues = lists.definedValues;
+  const FlatLists &reads = lists.reads;
   Problem &expanded = result.problem;
+  size_t numCopies = 0;
+  for (const RematClone &clone : plan.clones)
+    numCopies +=
+        definedValues.end(clone.task) - definedValues.begin(clone.task);
+  // Each copy may take a buffer of its own.
+  expanded.reserve(result.originOf.size(), problem.numBuffers() + numCopies,
+                   problem.numValues() + numCopies);
   for (TaskId origin : result.originOf)
     expanded.addTask(problem.task(origin));
   for (size_t b = 0; b < problem.numBuffers(); ++b)
@@ -754,6 +791,7 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
   // Original values keep their ids; copies follow, one per (clone, value the
   // cloned task defines).
   for (size_t v = 0; v < problem.numValues(); ++v) {
+    // The copy's consumer list keeps its capacity for the reads added below.
     Value value = problem.value(static_cast<ValueId>(v));
     value.consumers.clear();
     if (value.producer != kNoId)
@@ -762,18 +800,6 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
       value.definedBy = newIdOfTask[value.definedBy];
     expanded.addValue(std::move(value));
   }
-  // The values each task defines and reads (a value once per read).
-  FlatLists definedValues = FlatLists::build(problem.numTasks(), [&](auto add) {
-    for (size_t v = 0; v < problem.numValues(); ++v)
-      if (TaskId def = problem.value(static_cast<ValueId>(v)).definedBy;
-          def != kNoId)
-        add(def, static_cast<ValueId>(v));
-  });
-  FlatLists reads = FlatLists::build(problem.numTasks(), [&](auto add) {
-    for (size_t v = 0; v < problem.numValues(); ++v)
-      for (TaskId reader : problem.value(static_cast<ValueId>(v)).consumers)
-        add(reader, static_cast<ValueId>(v));
-  });
   // Clone k's copies are the values firstCopy[k]..., one per value its task
   // defines, in definedValues' order.
   std::vector<ValueId> firstCopy(numClones);
@@ -888,15 +914,29 @@ std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
   return result;
 }
 
+std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
+    const Problem &problem, const RematPlan &plan, std::string *error,
+    bool *outOfOrder) {
+  return expandWithLists(problem, ExpansionLists(problem), plan, error,
+                         outOfOrder);
+}
+
 std::optional<MemoryProfile> mlir::memsched::scheduling::simulateRematExpansion(
     RematExpansion &expansion, bool escapingWhole, std::string *error) {
-  std::optional<MemoryProfile> profile =
-      simulateMemory(expansion.problem, expansion.order, error);
-  if (profile && applyInPlaceWrites(expansion.problem, expansion.order,
-                                    profile->lifetimes))
-    profile = simulateMemory(expansion.problem, expansion.order, error);
-  if (!profile)
+  // The order was checked as the expansion was made, and the in-place
+  // writes only move values into buffers that exist: one check of the
+  // references is all the simulations need.
+  std::string why;
+  if (!expansion.problem.verifyReferences(&why)) {
+    if (error)
+      *error = "invalid problem: " + why;
     return std::nullopt;
+  }
+  std::optional<MemoryProfile> profile =
+      simulateCheckedMemory(expansion.problem, expansion.order);
+  if (applyInPlaceWrites(expansion.problem, expansion.order,
+                         profile->lifetimes))
+    profile = simulateCheckedMemory(expansion.problem, expansion.order);
   if (escapingWhole)
     countEscapingFromStart(expansion.problem, *profile);
   return profile;
@@ -909,8 +949,8 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
   Evaluation evaluation;
   evaluation.plan = buildPlan(dropped);
   bool outOfOrder = false;
-  std::optional<RematExpansion> expansion =
-      expandRematPlan(problem, evaluation.plan, error, &outOfOrder);
+  std::optional<RematExpansion> expansion = expandWithLists(
+      problem, expansionLists, evaluation.plan, error, &outOfOrder);
   // Pulling a clone earlier for a later clone that reads it can place it
   // before an input it reads is computed: such a drop set is not a plan.
   // It is marked as never better than any plan, and the searches undo it.

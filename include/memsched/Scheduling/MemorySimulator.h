@@ -62,6 +62,13 @@ std::optional<MemoryProfile> simulateMemory(const Problem &problem,
                                             const std::vector<TaskId> &order,
                                             std::string *error = nullptr);
 
+/// simulateMemory() without its checks, for callers that established both
+/// (the planners simulate one problem per candidate plan, and the checks
+/// cost as much as the simulation): \p problem's references are valid and
+/// \p order is a topological order of all its tasks.
+MemoryProfile simulateCheckedMemory(const Problem &problem,
+                                    const std::vector<TaskId> &order);
+
 /// Counts the escaping transient buffers of \p profile (those holding values
 /// the function returns) from the first step on, as the footprint does:
 /// they are allocated outside the arena, so their bytes are taken for the

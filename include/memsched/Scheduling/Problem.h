@@ -106,6 +106,9 @@ class Problem {
 public:
   /// Appends a task; tasks must be added in program order.
   TaskId addTask(Task task);
+  /// Room for this many tasks, buffers and values in all (a builder that
+  /// knows the sizes avoids the vectors' regrowth).
+  void reserve(size_t numTasks, size_t numBuffers, size_t numValues);
   /// Appends a buffer.
   BufferId addBuffer(Buffer buffer);
   /// Appends a value; its ids are checked by verify(), not here.

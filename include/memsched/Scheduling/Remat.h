@@ -229,8 +229,9 @@ std::optional<RematExpansion> expandRematPlan(const Problem &problem,
 /// plans: with the in-place writes memsched-inplace makes on the rewritten
 /// function (applyInPlaceWrites, which moves values of
 /// `expansion.problem`), escaping buffers counted from the first step where
-/// \p escapingWhole (countEscapingFromStart). std::nullopt with \p error for
-/// an invalid expansion.
+/// \p escapingWhole (countEscapingFromStart). \p expansion is as
+/// expandRematPlan made it, which checked its order; std::nullopt with
+/// \p error where its references are invalid.
 std::optional<MemoryProfile>
 simulateRematExpansion(RematExpansion &expansion, bool escapingWhole,
                        std::string *error = nullptr);
