@@ -71,10 +71,9 @@ PlacedIndex::PlacedIndex(const Instance &instance)
 }
 
 void PlacedIndex::reset() {
-  for (Class &c : classes) {
+  for (Class &c : classes)
     std::fill(c.offset.begin(), c.offset.end(), -1);
-    c.placed.clear();
-  }
+  longLived.clear();
 }
 
 void PlacedIndex::place(int32_t item, int64_t offset, int64_t top) {
@@ -84,27 +83,26 @@ void PlacedIndex::place(int32_t item, int64_t offset, int64_t top) {
   cls.top[pos] = top;
   if (cls.byOffset) {
     Placed placed = {offset, top, cls.start[pos], cls.end[pos]};
-    cls.placed.insert(std::upper_bound(cls.placed.begin(), cls.placed.end(),
-                                       placed,
-                                       [](const Placed &a, const Placed &b) {
-                                         return a.offset < b.offset;
-                                       }),
-                      placed);
+    longLived.insert(std::upper_bound(longLived.begin(), longLived.end(),
+                                      placed,
+                                      [](const Placed &a, const Placed &b) {
+                                        return a.offset < b.offset;
+                                      }),
+                     placed);
   }
 }
 
 void PlacedIndex::collect(int32_t start, int32_t end, std::vector<Range> &out) {
   out.clear();
   shortLived.clear();
+  // Sorted by offset (ties in placement order, which the gap search does
+  // not depend on).
+  for (const Placed &p : longLived)
+    if (p.end >= start && p.start <= end)
+      out.push_back({p.offset, p.top});
   for (const Class &c : classes) {
-    if (c.byOffset) {
-      size_t middle = out.size();
-      for (const Placed &p : c.placed)
-        if (p.end >= start && p.start <= end)
-          out.push_back({p.offset, p.top});
-      std::inplace_merge(out.begin(), out.begin() + middle, out.end());
+    if (c.byOffset)
       continue;
-    }
     int32_t from = std::max(start - (c.maxLength - 1), 0);
     size_t lo = c.bucketStart[from >> c.id];
     size_t hi = c.bucketStart[(end >> c.id) + 1];

@@ -134,16 +134,19 @@ private:
   struct Class {
     int id = 0;
     int32_t maxLength = 1;
-    /// Whether placed items are kept in `placed`, sorted by offset.
+    /// Whether placed items are kept in `longLived` (the class's lifetimes
+    /// span a quarter of the ranks or more: most of them meet any query).
     bool byOffset = false;
     std::vector<int32_t> start, end;
     std::vector<int64_t> offset, top;
     /// Position of the first item starting at or after b * 2^id.
     std::vector<int32_t> bucketStart;
-    std::vector<Placed> placed;
   };
   int32_t numRanks;
   std::vector<Class> classes;
+  /// The placed items of every byOffset class, sorted by offset: one list,
+  /// so that a query's ranges come out sorted without a merge per class.
+  std::vector<Placed> longLived;
   /// (class, position) of each item.
   std::vector<std::pair<int32_t, int32_t>> slot;
   std::vector<Range> shortLived;
