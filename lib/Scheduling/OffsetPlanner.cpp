@@ -408,9 +408,10 @@ computeOffsets(const std::vector<AllocationRequest> &requests,
       if (exactRuns) {
         int64_t maxNodes = options.exactMaxNodes;
         if (maxNodes > 0)
-          maxNodes = std::min(maxNodes,
-                              std::max(kAutoExactMinNodes,
-                                       kAutoExactWork / instance.numItems()));
+          maxNodes = std::min(
+              maxNodes,
+              std::max(kAutoExactMinNodes,
+                       kAutoExactWork / std::max(1, instance.numItems())));
         ExactOutcome outcome =
             searchExact(instance, portfolio.best, stats.alignedLowerBound,
                         maxNodes, improveDeadline);

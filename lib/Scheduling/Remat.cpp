@@ -1758,10 +1758,12 @@ RematPlan hoistClonesAtPeak(const Problem &problem, RematPlan plan,
   int32_t numTasks = static_cast<int32_t>(problem.numTasks());
   int64_t trialsLeft = std::max<int64_t>(
       kHoistReach, kHoistWork / std::max<int32_t>(1, numTasks));
+  ExpansionLists lists(problem);
   auto measure = [&](const RematPlan &candidate,
                      int32_t *peakClone) -> std::optional<int64_t> {
     std::optional<RematExpansion> expansion =
-        expandRematPlan(problem, candidate);
+        expandWithLists(problem, lists, candidate, /*error=*/nullptr,
+                        /*outOfOrder=*/nullptr);
     if (!expansion)
       return std::nullopt;
     std::optional<MemoryProfile> profile =

@@ -166,8 +166,8 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
   // a move invalidates the block's op order, and recomputing it for the
   // next query made the pass quadratic (74k ops: seconds per call). Ops
   // already chosen to move go before an earlier write, so before any later
-  // one too; the moves' stretches are disjoint, so none of them depends on
-  // another having been made.
+  // one too; a later write moves only tasks past the earlier ones' stretch
+  // (the frontier below), so no op is chosen twice.
   llvm::DenseSet<Operation *> toMove;
   auto isTransient = [&](sched::BufferId buffer) {
     return problem.buffer(buffer).kind == sched::BufferKind::Transient;
@@ -202,8 +202,7 @@ mlir::memsched::moveReadersAheadOfInPlaceWrites(func::FuncOp func,
       ops.insert(graph.getOps(task).begin(), graph.getOps(task).end());
       for (; nextOp < ops.size(); ++nextOp) {
         Operation *op = ops[nextOp];
-        if (op->getBlock() != &block || !isMemoryEffectFree(op) ||
-            toMove.contains(op))
+        if (op->getBlock() != &block || !isMemoryEffectFree(op))
           return fail();
         for (Value value : getUsedValues(*op)) {
           Operation *def = value.getDefiningOp();
