@@ -21,8 +21,11 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDLOWERSWAPSPASS
@@ -51,6 +54,32 @@ private:
 
 /// The memref type a slot is viewed as: the tensor's shape and element type,
 /// identity layout.
+/// \p source and the views of it (reshapes, slices, casts).
+static SetVector<Value> getViews(Value source) {
+  SetVector<Value> views;
+  views.insert(source);
+  for (size_t next = 0; next < views.size(); ++next)
+    for (Operation *user : views[next].getUsers())
+      if (isa<ViewLikeOpInterface, tensor::ExpandShapeOp,
+              tensor::CollapseShapeOp, tensor::CastOp>(user))
+        views.insert(user->result_begin(), user->result_end());
+  return views;
+}
+
+/// Whether \p op (or an op inside it) writes into the buffer of \p views
+/// (getViews): a destination operand among them, which bufferization
+/// writes in place. A copy out of that buffer must have ended before.
+static bool writesInto(Operation *op, const SetVector<Value> &views) {
+  return op
+      ->walk([&](DestinationStyleOpInterface dps) {
+        for (OpOperand &init : dps.getDpsInitsMutable())
+          if (views.contains(init.get()))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 static MemRefType getSlotType(RankedTensorType type) {
   return MemRefType::get(type.getShape(), type.getElementType());
 }
@@ -237,7 +266,10 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     // The device buffer is free once the copy is done: wait for it where the
     // time model says it has ended, so that buffer planning reuses the
     // buffer from there on (it keeps a buffer live until the wait), and at
-    // the latest at a planned stall or right before the swap-in.
+    // the latest at a planned stall, right before the swap-in, or right
+    // before an op writing into the tensor (a write over a swapped value
+    // follows a planned stall; this also holds where later passes moved
+    // ops).
     double copySeconds =
         costs->getDevice().copyLatency +
         static_cast<double>(*getStorageBytes(out.getSource().getType())) /
@@ -245,10 +277,12 @@ LogicalResult LowerSwapsPass::lowerFunction(func::FuncOp func,
     Operation *swapIn = inOf.lookup(out);
     Operation *stall = waitOf.lookup(out);
     Operation *release = out->getNextNode();
+    SetVector<Value> views = getViews(out.getSource());
     for (double elapsed = 0;
          release != swapIn && release != stall && elapsed < copySeconds &&
          !isa<HostResultOp>(release) &&
-         !release->hasTrait<OpTrait::IsTerminator>();
+         !release->hasTrait<OpTrait::IsTerminator>() &&
+         !writesInto(release, views);
          release = release->getNextNode())
       elapsed += costs->getCost(release).seconds;
     OpBuilder releaseBuilder(release);

@@ -32,6 +32,8 @@ public:
     strategy_ = strategy;
     evaluation_ = evaluation;
   }
+  /// Drops the held candidate without releasing it (another slot took it).
+  void forget() { held = false; }
   /// Releases the held candidate, if any.
   void clear() {
     if (held)
@@ -113,6 +115,10 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   // search below would probe again at 0.
   std::vector<std::optional<BudgetEvaluation>> probes(
       options.strategies.size());
+  // Strategies whose planner's floor lies above the budget: their floor
+  // plans can still measure within it (the in-place writes the planners do
+  // not model), and be faster than what another strategy met it with.
+  std::vector<bool> floorAboveBudget(options.strategies.size(), false);
   if (!minimise) {
     // The footprint counts more than the planners' peak (escaping buffers
     // whole, arena fragmentation): start below the input's peak by the
@@ -162,6 +168,8 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
           // is not: aim halfway between the two once.
           int64_t ceiling = options.budgetBytes - options.residentBytes;
           int64_t floor = evaluation->smallestTransientBytes;
+          if (!fits && floor >= ceiling)
+            floorAboveBudget[strategy] = true;
           if (fits || raised || floor >= ceiling)
             break;
           raised = true;
@@ -219,10 +227,18 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
     for (CandidateSlot &floor : floors)
       floor.clear();
   };
-  if (minimise || !fastest.has()) {
-    result.searchedFloors = true;
+  // With a candidate in hand, only the strategies whose planner's floor is
+  // above the budget are probed (a floor plan within the budget and faster
+  // than that candidate replaces it).
+  bool floorsOnly = !minimise && fastest.has();
+  if (minimise || !fastest.has() ||
+      std::find(floorAboveBudget.begin(), floorAboveBudget.end(), true) !=
+          floorAboveBudget.end()) {
+    result.searchedFloors = !floorsOnly;
     for (int strategy = 0; strategy < numStrategies; ++strategy) {
-      if (!floors.empty() && outOfTime())
+      if (floorsOnly && !floorAboveBudget[strategy])
+        continue;
+      if ((!floors.empty() || floorsOnly) && outOfTime())
         break;
       std::optional<BudgetEvaluation> probe =
           probes[strategy] ? probes[strategy] : evaluate(strategy, 0);
@@ -270,6 +286,16 @@ mlir::memsched::scheduling::driveBudget(BudgetEvaluator &evaluator,
   }
 
   if (fastest.has()) {
+    // A floor plan within the budget that is faster.
+    for (CandidateSlot &floor : floors) {
+      if (floor.evaluation().footprintBytes <= options.budgetBytes &&
+          floor.evaluation().timeSeconds < fastest.evaluation().timeSeconds) {
+        fastest.offer(floor.strategy(), floor.evaluation(), true);
+        floor.forget();
+      }
+    }
+    for (CandidateSlot &floor : floors)
+      floor.clear();
     result.met = true;
     result.strategy = fastest.strategy();
     result.chosen = fastest.evaluation();

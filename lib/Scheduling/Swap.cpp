@@ -59,9 +59,18 @@ public:
 
   /// The decision swapping `uses` across its gap (events[gap-1],
   /// events[gap]), prefetched at `prefetch` (a position), compute waiting
-  /// for the copy out before position `release` (-1: no stall).
+  /// for the copy out before position `release` (-1: no stall), the last
+  /// early use writing `writeOver` over the value (release is then that
+  /// use's position).
   SwapDecision makeDecision(const BufferUses &uses, size_t gap,
-                            int32_t prefetch, int32_t release = -1) const;
+                            int32_t prefetch, int32_t release = -1,
+                            ValueId writeOver = kNoId) const;
+  /// The result the task at position `at` may write over `value` in
+  /// `buffer` once compute has waited for the value's copy out there
+  /// (SwapDecision::writeOver), or kNoId: an in-place write of the task
+  /// whose input is the value or a view of it, into a transient buffer of
+  /// the same size that nothing uses before it and that does not escape.
+  ValueId findWriteOver(BufferId buffer, ValueId value, int32_t at) const;
   /// The latest prefetch position in [a, c-1] whose compute up to c covers
   /// the swap-in time of `bytes`.
   int32_t justInTimePrefetch(int32_t a, int32_t c, int64_t bytes) const;
@@ -96,6 +105,7 @@ public:
   std::vector<int32_t> position;
   std::vector<double> prefix;
   MemoryProfile base;
+  std::vector<bool> escaping;
   std::vector<BufferUses> candidates;
   /// Number of evaluate() calls.
   mutable int64_t evaluations = 0;
@@ -136,6 +146,20 @@ ValueId mlir::memsched::scheduling::getViewRoot(const Problem &problem,
   while (problem.value(value).viewOf != kNoId)
     value = problem.value(value).viewOf;
   return value;
+}
+
+ValueId
+mlir::memsched::scheduling::getWriteOverInput(const Problem &problem,
+                                              const SwapDecision &swap) {
+  if (swap.writeOver == kNoId || swap.lastEarlyUse < 0 ||
+      static_cast<size_t>(swap.lastEarlyUse) >= problem.numTasks())
+    return kNoId;
+  for (auto [input, result] : problem.task(swap.lastEarlyUse).inPlaceWrites)
+    if (result == swap.writeOver &&
+        problem.value(input).buffer == swap.buffer &&
+        getViewRoot(problem, input) == swap.value)
+      return input;
+  return kNoId;
 }
 
 /// The share of \p transfer seconds of copies not in the \p exposed time.
@@ -180,7 +204,7 @@ bool SwapContext::init(int64_t minBytes, std::string *error,
     for (TaskId reader : value.consumers)
       list.push_back({position[reader], static_cast<ValueId>(id)});
   }
-  std::vector<bool> escaping = problem.escapingBuffers();
+  escaping = problem.escapingBuffers();
   auto rootOf = [&](ValueId value) { return getViewRoot(problem, value); };
   for (size_t id = 0; id < problem.numBuffers(); ++id) {
     const Buffer &buffer = problem.buffer(static_cast<BufferId>(id));
@@ -323,9 +347,26 @@ int32_t SwapContext::justInTimePrefetch(int32_t a, int32_t c,
   return std::clamp(p, a, c - 1);
 }
 
+ValueId SwapContext::findWriteOver(BufferId buffer, ValueId value,
+                                   int32_t at) const {
+  for (auto [input, result] : problem.task(order[at]).inPlaceWrites) {
+    if (problem.value(input).buffer != buffer ||
+        getViewRoot(problem, input) != value)
+      continue;
+    BufferId written = problem.value(result).buffer;
+    const Buffer &resultBuffer = problem.buffer(written);
+    if (written != buffer && resultBuffer.kind == BufferKind::Transient &&
+        !escaping[written] &&
+        resultBuffer.sizeBytes == problem.buffer(buffer).sizeBytes &&
+        base.lifetimes[written].start == at)
+      return result;
+  }
+  return kNoId;
+}
+
 SwapDecision SwapContext::makeDecision(const BufferUses &uses, size_t gap,
-                                       int32_t prefetch,
-                                       int32_t release) const {
+                                       int32_t prefetch, int32_t release,
+                                       ValueId writeOver) const {
   SwapDecision decision;
   decision.buffer = uses.buffer;
   decision.value = uses.value;
@@ -336,6 +377,7 @@ SwapDecision SwapContext::makeDecision(const BufferUses &uses, size_t gap,
   decision.lastLateUse = order[uses.events.back()];
   if (release >= 0)
     decision.releaseBefore = order[release];
+  decision.writeOver = writeOver;
   return decision;
 }
 
@@ -441,13 +483,20 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
       return fail("swap decision for buffer #" + std::to_string(swap.buffer) +
                   " is out of order (definer <= last early use <= prefetch < "
                   "first late use <= last late use)");
-    if (swap.releaseBefore != kNoId &&
-        (swap.releaseBefore < 0 || swap.releaseBefore >= n ||
-         !(a < position[swap.releaseBefore] &&
-           position[swap.releaseBefore] <= p)))
+    if (swap.writeOver != kNoId) {
+      if (swap.releaseBefore != swap.lastEarlyUse ||
+          findWriteOver(swap.buffer, swap.value, a) != swap.writeOver)
+        return fail("swap decision for buffer #" + std::to_string(swap.buffer) +
+                    " writes over its value where its last early use has no "
+                    "such in-place write, or without waiting there");
+    } else if (swap.releaseBefore != kNoId &&
+               (swap.releaseBefore < 0 || swap.releaseBefore >= n ||
+                !(a < position[swap.releaseBefore] &&
+                  position[swap.releaseBefore] <= p))) {
       return fail("swap decision for buffer #" + std::to_string(swap.buffer) +
                   " stalls out of order (last early use < release <= "
                   "prefetch)");
+    }
     int32_t segmentStart = c;
     for (const SwapRefetch &refetch : swap.refetches) {
       for (TaskId task :
@@ -494,7 +543,9 @@ SwapContext::evaluate(const std::vector<SwapDecision> &swaps,
     int32_t holdEnd = std::min(
         std::max(a, firstEndingAtOrAfter(endAt, timeline->copies[i].end)), e);
     // Compute waits for the copy before the release task: the buffer is
-    // free there whenever the copy ends.
+    // free there whenever the copy ends. A write over the value releases
+    // at its last early use: the result takes the buffer, and the result's
+    // own buffer, counted from there in the base, stands for it.
     if (swap.releaseBefore != kNoId)
       holdEnd = std::min(holdEnd, position[swap.releaseBefore] - 1);
     evaluation.outEnds.push_back(timeline->copies[i].end);
@@ -597,12 +648,14 @@ public:
     AllParts,
   };
 
-  /// A run in \p space whose evaluations count from \p firstEvaluation
-  /// towards the work limit.
+  /// A run in \p space, with writes over swapped values where \p
+  /// writeOvers, whose evaluations count from \p firstEvaluation towards
+  /// the work limit.
   PlannedSwaps(const SwapContext &context, const SwapOptions &options,
-               Space space, int64_t firstEvaluation)
+               Space space, bool writeOvers, int64_t firstEvaluation)
       : context(context), options(options), deadline(options.timeLimitSeconds),
-        space(space), firstEvaluation(firstEvaluation) {}
+        space(space), writeOvers(writeOvers && options.allowStalls),
+        firstEvaluation(firstEvaluation) {}
 
   bool run(SwapPlan &plan, std::string *error);
 
@@ -627,6 +680,9 @@ private:
   const SwapOptions &options;
   detail::Deadline deadline;
   Space space;
+  /// Whether choices may write over a swapped value
+  /// (SwapDecision::writeOver).
+  bool writeOvers;
   int64_t firstEvaluation;
 };
 } // namespace
@@ -695,6 +751,9 @@ bool PlannedSwaps::descend(int64_t budget, std::vector<SwapDecision> &swaps,
       int32_t release = -1;
       int32_t existing = -1;
       size_t segment = 0;
+      /// A new swap or stall whose last early use, step k, writes this
+      /// result over the value (SwapDecision::writeOver).
+      ValueId writeOver = kNoId;
     };
     std::vector<Choice> choices;
     // Swapping candidate `index` out across its gap `gap` around step k,
@@ -727,6 +786,20 @@ bool PlannedSwaps::descend(int64_t budget, std::vector<SwapDecision> &swaps,
                     prefetch,
                     outShort > 0 ? k : -1};
     };
+    // The gap of `uses` that step k, reading the value for the last time
+    // before it, opens and may write over the value at, or 0.
+    auto writeOverGap = [&](const BufferUses &uses) -> size_t {
+      if (!writeOvers)
+        return 0;
+      auto it = std::lower_bound(uses.events.begin(), uses.events.end(), k);
+      if (it == uses.events.end() || *it != k)
+        return 0;
+      size_t gap = static_cast<size_t>(it - uses.events.begin()) + 1;
+      if (gap <= uses.lateFrom || gap >= uses.events.size() ||
+          context.findWriteOver(uses.buffer, uses.value, k) == kNoId)
+        return 0;
+      return gap;
+    };
     for (size_t index = 0; index < context.candidates.size(); ++index) {
       const BufferUses &uses = context.candidates[index];
       if (space != Space::AllParts && !uses.longest)
@@ -734,9 +807,19 @@ bool PlannedSwaps::descend(int64_t budget, std::vector<SwapDecision> &swaps,
       int64_t freed = context.problem.buffer(uses.buffer).sizeBytes;
       int32_t existing = swapOf[index];
       if (existing < 0) {
-        if (size_t gap = context.gapAround(uses, k))
+        if (size_t gap = context.gapAround(uses, k)) {
           if (std::optional<Choice> choice = swapAcross(index, gap))
             choices.push_back(*choice);
+        } else if (size_t gap = writeOverGap(uses)) {
+          // Step k reads the value last before a gap and may write over
+          // it: swap it, compute waiting at k for the copy out.
+          if (std::optional<Choice> choice = swapAcross(index, gap)) {
+            choice->release = k;
+            choice->writeOver =
+                context.findWriteOver(uses.buffer, uses.value, k);
+            choices.push_back(*choice);
+          }
+        }
         continue;
       }
       const SwapDecision &swap = swaps[existing];
@@ -803,8 +886,27 @@ bool PlannedSwaps::descend(int64_t budget, std::vector<SwapDecision> &swaps,
                            segment});
         continue;
       }
-      // Still held at k because its copy out has not ended: stall for it.
       double outEnd = current->outEnds[existing];
+      if (k == a && r != k && writeOvers) {
+        // Read last at k, which may write over it: wait there for the copy
+        // out.
+        ValueId result = context.findWriteOver(uses.buffer, uses.value, k);
+        if (result != kNoId) {
+          double stall = std::max(0.0, outEnd - current->startAt[k]);
+          Choice choice{stall / static_cast<double>(freed),
+                        freed,
+                        index,
+                        Kind::Stall,
+                        0,
+                        p,
+                        k,
+                        existing};
+          choice.writeOver = result;
+          choices.push_back(choice);
+        }
+        continue;
+      }
+      // Still held at k because its copy out has not ended: stall for it.
       if (!options.allowStalls || !(a < k && k <= p && k < r) ||
           outEnd <= current->startAt[k])
         continue;
@@ -835,10 +937,11 @@ bool PlannedSwaps::descend(int64_t budget, std::vector<SwapDecision> &swaps,
       case Kind::NewSwap:
         swapOf[choice.index] = static_cast<int32_t>(swaps.size());
         swaps.push_back(context.makeDecision(uses, choice.gap, choice.prefetch,
-                                             choice.release));
+                                             choice.release, choice.writeOver));
         break;
       case Kind::Stall:
         swaps[choice.existing].releaseBefore = context.order[choice.release];
+        swaps[choice.existing].writeOver = choice.writeOver;
         break;
       case Kind::DelayPrefetch: {
         SwapDecision &swap = swaps[choice.existing];
@@ -955,6 +1058,7 @@ bool PlannedSwaps::refine(std::vector<SwapDecision> &swaps,
         return true;
       std::vector<SwapDecision> trial = swaps;
       trial[i].releaseBefore = later < 0 ? kNoId : context.order[later];
+      trial[i].writeOver = kNoId;
       if (!keepIfFaster(std::move(trial)))
         return false;
     }
@@ -1041,19 +1145,31 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwap(
     // per buffer, 1.38x with refetches, 1.00x with every part), but its
     // cheaper choices can lead the greedy to a slower plan, or to a
     // higher smallest peak (resnet50 at `min`: 1.003x with refetches,
-    // 1.062x with every part).
+    // 1.062x with every part). Writes over swapped values come last, in
+    // the largest space, for the same reason (the LSTM at `min`: 1.66x its
+    // floor without them, 1.00x with; mobilenet_v2's plan at `min` 0.2%
+    // slower with them in every space).
     using Space = PlannedSwaps::Space;
     bool severalParts =
         std::any_of(context.candidates.begin(), context.candidates.end(),
                     [](const BufferUses &uses) { return !uses.longest; });
-    for (Space space : {Space::OneGap, Space::Refetches, Space::AllParts}) {
-      if (space == Space::AllParts && !severalParts)
-        break;
+    bool inPlaceWrites = false;
+    for (size_t task = 0; task < problem.numTasks() && !inPlaceWrites; ++task)
+      inPlaceWrites =
+          !problem.task(static_cast<TaskId>(task)).inPlaceWrites.empty();
+    Space largest = severalParts ? Space::AllParts : Space::Refetches;
+    std::vector<std::pair<Space, bool>> runs = {{Space::OneGap, false},
+                                                {Space::Refetches, false}};
+    if (severalParts)
+      runs.push_back({Space::AllParts, false});
+    if (inPlaceWrites && options.allowStalls)
+      runs.push_back({largest, true});
+    for (auto [space, writeOvers] : runs) {
       // The first run counts the evaluation of `before`, as the planner
       // always did.
       bool first = space == Space::OneGap;
       SwapPlan trial = plan;
-      PlannedSwaps planner(context, options, space,
+      PlannedSwaps planner(context, options, space, writeOvers,
                            first ? 0 : context.evaluations);
       if (!planner.run(trial, error))
         return std::nullopt;
@@ -1226,11 +1342,19 @@ std::optional<SwapPlan> mlir::memsched::scheduling::planSwapExhaustive(
       return;
     candidateTaken[choice.candidate] = true;
     int32_t a = uses.events[choice.gap - 1], c = uses.events[choice.gap];
+    // The last early use may write over the value (waiting for its copy
+    // out); r == a stands for that.
+    ValueId writeOver = options.allowStalls && choice.gap > uses.lateFrom
+                            ? context.findWriteOver(uses.buffer, uses.value, a)
+                            : kNoId;
     for (int32_t p = a; p < c; ++p) {
-      for (int32_t r = options.allowStalls ? a + 1 : p + 1; r <= p + 1; ++r) {
+      for (int32_t r = writeOver != kNoId    ? a
+                       : options.allowStalls ? a + 1
+                                             : p + 1;
+           r <= p + 1; ++r) {
         // r == p + 1 stands for no stall.
-        swaps.push_back(
-            context.makeDecision(uses, choice.gap, p, r <= p ? r : -1));
+        swaps.push_back(context.makeDecision(
+            uses, choice.gap, p, r <= p ? r : -1, r == a ? writeOver : kNoId));
         visitRefetches(next, uses, choice.gap + 1);
         swaps.pop_back();
       }
@@ -1367,6 +1491,17 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
     valuesOfBuffer[problem.value(static_cast<ValueId>(id)).buffer].push_back(
         static_cast<ValueId>(id));
   std::vector<std::pair<IssuedSwapIn, TaskId>> refetchIns;
+  // By buffer: the buffer a write over a value moves it into, or itself.
+  std::vector<BufferId> mergedInto(problem.numBuffers());
+  std::iota(mergedInto.begin(), mergedInto.end(), 0);
+  auto finalBuffer = [&](BufferId buffer) {
+    // No merge closes a cycle (checked where each is made); the buffers of
+    // copies brought back are never merged.
+    while (static_cast<size_t>(buffer) < mergedInto.size() &&
+           mergedInto[buffer] != buffer)
+      buffer = mergedInto[buffer];
+    return buffer;
+  };
   for (size_t i = 0; i < swaps.size(); ++i) {
     const SwapDecision &swap = swaps[i];
     if (swap.value < 0 ||
@@ -1439,6 +1574,18 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
       }
       result.value(read).consumers = std::move(early);
     }
+    // A late part that ends at an in-place write over the value: that
+    // write and the values after it in the buffer go into the copy it
+    // reads.
+    for (ValueId later : valuesOfBuffer[problem.value(swap.value).buffer]) {
+      ValueId root = getViewRoot(problem, later);
+      TaskId producer = problem.value(root).producer;
+      if (root == swap.value || producer == kNoId ||
+          position[producer] < position[swap.firstLateUse])
+        continue;
+      int32_t which = copyInAt(position[producer]);
+      result.value(later).buffer = result.value(copiesIn[which].value).buffer;
+    }
     after[position[swap.issueAfter]].push_back(out);
     after[position[swap.prefetchAfter]].push_back(copiesIn[0].task);
     TaskId wait = kNoId;
@@ -1453,6 +1600,20 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
       result.addConsumer(hostId, wait);
       after[position[swap.releaseBefore] - 1].push_back(wait);
     }
+    if (swap.writeOver != kNoId) {
+      if (swap.writeOver < 0 ||
+          static_cast<size_t>(swap.writeOver) >= problem.numValues() ||
+          swap.releaseBefore != swap.lastEarlyUse ||
+          getWriteOverInput(problem, swap) == kNoId)
+        return fail("swap decision writes over its value without an "
+                    "in-place write at its last early use");
+      // The result and what follows it in its buffer live in the swapped
+      // buffer (merged below: that buffer may itself be written over).
+      BufferId written = problem.value(swap.writeOver).buffer;
+      if (mergedInto[written] != written || finalBuffer(swap.buffer) == written)
+        return fail("two swap decisions write over values into one buffer");
+      mergedInto[written] = swap.buffer;
+    }
     applied.outs.push_back({out, swap.buffer, bytes, wait});
     applied.ins.push_back(
         {copiesIn[0].task, static_cast<int32_t>(i), swap.firstLateUse, bytes});
@@ -1461,6 +1622,12 @@ std::optional<AppliedSwaps> mlir::memsched::scheduling::applySwaps(
                              copiesIn[k].firstUse, bytes},
                             copiesIn[k].prefetch});
   }
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    Value &value = result.value(static_cast<ValueId>(id));
+    value.buffer = finalBuffer(value.buffer);
+  }
+  for (IssuedSwapOut &out : applied.outs)
+    out.buffer = finalBuffer(out.buffer);
   // Copies in of refetches come after every first one, as in
   // makeSwapCopies().
   for (const auto &[in, prefetch] : refetchIns) {

@@ -113,6 +113,16 @@ void mlir::memsched::applySwapDecisions(
       build(builder);
     }
   }
+  // A write over a swapped value: its last early use, after the wait
+  // above, writes its result into the value's buffer.
+  for (const sched::SwapDecision &swap : swaps) {
+    sched::ValueId input = sched::getWriteOverInput(problem, swap);
+    if (input == sched::kNoId)
+      continue;
+    auto result =
+        cast<OpResult>(mapping.lookup(graph.getValue(swap.writeOver)));
+    getTiedInit(result)->set(mapping.lookup(graph.getValue(input)));
+  }
   // Brings the value of `swap` back from host copy `index` after task
   // `prefetchTask`; the reads of tasks in [firstRead, endRead) read it.
   auto bringBack = [&](size_t index, const sched::SwapDecision &swap,

@@ -20,8 +20,9 @@
 // that starts) before its copy ends; a swapped-in buffer is held from the
 // first step that ends after its copy starts. A swap may also stall
 // compute: a chosen task waits for the copy out to end, and the buffer is
-// free from that task on (vDNN's synchronisation, placed by cost). The
-// same rule decides
+// free from that task on (vDNN's synchronisation, placed by cost); the
+// value's last reader before the gap may so wait and then write its result
+// over the value in place (SwapDecision::writeOver). The same rule decides
 // simulateIssuedSwaps() on a problem whose swaps are tasks (the graph of a
 // function that has memsched.swap_out/swap_in ops), and the planner's own
 // evaluation never reports less than that simulation of the plan applied.
@@ -35,7 +36,8 @@
 //    back once more; re-simulate; repeat until the budget holds. Then drop
 //    swaps and refetches the budget does not need, move stalls later and
 //    prefetches that stall compute earlier while the budget allows. Runs in
-//    three nested plan spaces and keeps the best plan (docs/swap.md).
+//    three nested plan spaces, then the largest with writes over swapped
+//    values, and keeps the best plan (docs/swap.md).
 //  - `size-idle`: the greedy rule of TFLMS/Capuchin-style planners: rank the
 //    candidates by bytes times idle time and swap in that order until the
 //    budget holds, prefetched just in time.
@@ -108,8 +110,16 @@ struct SwapDecision {
   /// kNoId, or a planned stall: this task (after lastEarlyUse, at or before
   /// prefetchAfter) does not start before the swap-out has ended, and the
   /// device buffer is free from it on. Without one the buffer is free only
-  /// from the first task that starts after the copy out has ended.
+  /// from the first task that starts after the copy out has ended. With
+  /// writeOver, lastEarlyUse itself.
   TaskId releaseBefore = kNoId;
+  /// kNoId, or a write over the value: lastEarlyUse, waiting for the copy
+  /// out (releaseBefore == lastEarlyUse), writes this result of its own
+  /// into the swapped buffer through one of its Task::inPlaceWrites (an
+  /// input that is the value or a view of it), so that the result's own
+  /// buffer, as large and first used there, is never allocated. The reads
+  /// after the gap read the copy, so nothing reads the value there again.
+  ValueId writeOver = kNoId;
   /// Further copies brought back, in order: each splits the reads from
   /// firstLateUse on at a later gap (firstLateUse <= lastUseBefore of the
   /// first, firstUse of each <= lastUseBefore of the next, firstUse of the
@@ -199,6 +209,11 @@ struct SwapPlan {
 
 /// The value \p value is a view of (through Value::viewOf), or \p value.
 ValueId getViewRoot(const Problem &problem, ValueId value);
+
+/// The input of \p swap's write over its value (SwapDecision::writeOver):
+/// the input of lastEarlyUse's in-place write of that result that is the
+/// swapped value or a view of it; kNoId if there is none.
+ValueId getWriteOverInput(const Problem &problem, const SwapDecision &swap);
 
 /// The candidates in \p order: per transient, non-escaping buffer of at
 /// least \p minBytes whose uses end with reads of one value, the swap across
@@ -290,8 +305,9 @@ simulateIssuedSwaps(const Problem &problem, const std::vector<TaskId> &order,
 /// \p problem with \p swaps applied as tasks, as memsched-swap rewrites a
 /// function: a zero-duration swap-out task right after issueAfter, a
 /// zero-duration wait task right before releaseBefore (if set), a swap-in
-/// task right after prefetchAfter producing a new buffer, and every late
-/// read of the value redirected to it.
+/// task right after prefetchAfter producing a new buffer, every late read
+/// of the value redirected to it, and the values of a write over the value
+/// moved into the swapped buffer.
 struct AppliedSwaps {
   Problem problem;
   std::vector<TaskId> order;

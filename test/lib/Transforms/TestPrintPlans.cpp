@@ -153,6 +153,10 @@ struct TestPrintSwapPlanPass : public TestPrintPlanBase<TestPrintSwapPlanPass> {
       os << " out after #" << swap.issueAfter;
       if (swap.releaseBefore != sched::kNoId)
         os << " wait before #" << swap.releaseBefore;
+      if (swap.writeOver != sched::kNoId) {
+        os << " written over by ";
+        graph.getValue(swap.writeOver).printAsOperand(os, state);
+      }
       os << " in after #" << swap.prefetchAfter << " for #"
          << swap.firstLateUse;
       for (const sched::SwapRefetch &refetch : swap.refetches)

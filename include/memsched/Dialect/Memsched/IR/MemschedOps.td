@@ -109,7 +109,8 @@ def Memsched_SwapWaitOp : Memsched_Op<"swap_wait", [
     when the copy would not have ended yet by the time the compute before
     this point is done: a planned stall that trades step time for memory.
     Without a `memsched.swap_wait`, the buffer is free only from the first
-    op that starts after the copy has ended.
+    op that starts after the copy has ended. An op after the wait may write
+    into the swapped-out tensor (its `outs`): the copy has ended.
 
     ```mlir
     %host = memsched.swap_out %act : tensor<64x128xf32> -> !memsched.host<tensor<64x128xf32>>
