@@ -508,6 +508,11 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
           {static_cast<TaskId>(task), problem.value(source).buffer, 0});
     }
   }
+  // Per value: the values that are it or views of it.
+  std::vector<SmallVector<ValueId, 1>> viewsOf(problem.numValues());
+  for (size_t id = 0; id < problem.numValues(); ++id)
+    viewsOf[getViewRoot(problem, static_cast<ValueId>(id))].push_back(
+        static_cast<ValueId>(id));
   for (size_t task = 0; task < graph.getNumTasks(); ++task) {
     Operation *op = graph.getOp(static_cast<TaskId>(task));
     if (auto wait = dyn_cast<SwapWaitOp>(op)) {
@@ -525,11 +530,16 @@ SwapTasks mlir::memsched::collectSwapTasks(const TensorGraph &graph) {
     in.task = static_cast<TaskId>(task);
     in.swapOut = outIndex.lookup(swapIn.getSource().getDefiningOp());
     in.bytes = getStorageBytes(swapIn.getType()).value_or(0);
-    // The first reader in program order waits for the copy.
-    for (TaskId reader :
-         problem.value(graph.getValueId(swapIn.getResult())).consumers)
-      if (in.neededBy == kNoId || reader < in.neededBy)
-        in.neededBy = reader;
+    // The first reader in program order waits for the copy, also one
+    // reading it through a view (the late reads of a swapped value's views
+    // read views of the copy, made right after the swap-in), as the
+    // planner and the GPU lowering wait. The views themselves are ops of
+    // the swap-in's own task, which makes no wait.
+    ValueId copy = graph.getValueId(swapIn.getResult());
+    for (ValueId read : viewsOf[copy])
+      for (TaskId reader : problem.value(read).consumers)
+        if (reader != in.task && (in.neededBy == kNoId || reader < in.neededBy))
+          in.neededBy = reader;
     swaps.ins.push_back(in);
   }
   return swaps;
