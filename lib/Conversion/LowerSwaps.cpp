@@ -16,16 +16,15 @@
 
 #include "GpuCalls.h"
 #include "memsched/Analysis/CostModel.h"
+#include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Conversion/Passes.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDLOWERSWAPSPASS
@@ -54,14 +53,14 @@ private:
 
 /// The memref type a slot is viewed as: the tensor's shape and element type,
 /// identity layout.
-/// \p source and the views of it (reshapes, slices, casts).
+/// \p source and what may view its buffer (getViewCandidateSource: slices,
+/// casts, reshapes), transitively.
 static SetVector<Value> getViews(Value source) {
   SetVector<Value> views;
   views.insert(source);
   for (size_t next = 0; next < views.size(); ++next)
     for (Operation *user : views[next].getUsers())
-      if (isa<ViewLikeOpInterface, tensor::ExpandShapeOp,
-              tensor::CollapseShapeOp, tensor::CastOp>(user))
+      if (getViewCandidateSource(user) == views[next])
         views.insert(user->result_begin(), user->result_end());
   return views;
 }

@@ -264,6 +264,29 @@ TEST(SwapTest, SlowCopiesStallByTheExactShortfall) {
   }
 }
 
+/// Checks that the exhaustive search and the planner both meet \p options'
+/// budget on \p problem in \p makespan seconds; returns the planner's plan
+/// (std::nullopt where it failed).
+std::optional<SwapPlan>
+expectPlannedMeetsAtTheOptimum(const Problem &problem,
+                               const std::vector<TaskId> &order,
+                               const SwapOptions &options, double makespan) {
+  std::optional<SwapPlan> exhaustive =
+      planSwapExhaustive(problem, order, options);
+  EXPECT_TRUE(exhaustive.has_value());
+  if (exhaustive) {
+    EXPECT_TRUE(exhaustive->withinBudget);
+    EXPECT_DOUBLE_EQ(exhaustive->after.makespanSeconds, makespan);
+  }
+  std::optional<SwapPlan> planned = planSwap(problem, order, options);
+  EXPECT_TRUE(planned.has_value());
+  if (planned) {
+    EXPECT_TRUE(planned->withinBudget);
+    EXPECT_DOUBLE_EQ(planned->after.makespanSeconds, makespan);
+  }
+  return planned;
+}
+
 TEST(SwapTest, AStallFreesTheBufferAtItsReleaseTask) {
   // Slow swap-out (1 byte/s, 1..5). Without a stall `a` is held through b1;
   // with compute waiting for the copy before f2, f2 starts at 5 (a 3 s
@@ -308,17 +331,9 @@ TEST(SwapTest, AStallFreesTheBufferAtItsReleaseTask) {
   SwapOptions options;
   options.link = link;
   options.budgetTransientBytes = 6;
-  std::optional<SwapPlan> exhaustive =
-      planSwapExhaustive(problem, order, options);
-  ASSERT_TRUE(exhaustive.has_value());
-  EXPECT_TRUE(exhaustive->withinBudget);
-  EXPECT_DOUBLE_EQ(exhaustive->after.makespanSeconds, 9);
-  std::optional<SwapPlan> planned = planSwap(problem, order, options);
-  ASSERT_TRUE(planned.has_value());
-  EXPECT_TRUE(planned->withinBudget);
-  EXPECT_DOUBLE_EQ(planned->after.makespanSeconds, 9);
+  expectPlannedMeetsAtTheOptimum(problem, order, options, 9);
   options.allowStalls = false;
-  planned = planSwap(problem, order, options);
+  std::optional<SwapPlan> planned = planSwap(problem, order, options);
   ASSERT_TRUE(planned.has_value());
   EXPECT_FALSE(planned->withinBudget);
   EXPECT_EQ(planned->smallestPeakTransient, 10);
@@ -376,17 +391,11 @@ TEST(SwapTest, AWriteOverTakesTheSwappedBufferAtItsLastEarlyUse) {
   SwapOptions options;
   options.link = link;
   options.budgetTransientBytes = 6;
-  std::optional<SwapPlan> exhaustive =
-      planSwapExhaustive(problem, order, options);
-  ASSERT_TRUE(exhaustive.has_value());
-  EXPECT_TRUE(exhaustive->withinBudget);
-  EXPECT_DOUBLE_EQ(exhaustive->after.makespanSeconds, 10);
-  std::optional<SwapPlan> planned = planSwap(problem, order, options);
+  std::optional<SwapPlan> planned =
+      expectPlannedMeetsAtTheOptimum(problem, order, options, 10);
   ASSERT_TRUE(planned.has_value());
-  EXPECT_TRUE(planned->withinBudget);
   ASSERT_EQ(planned->swaps.size(), 1u);
   EXPECT_EQ(planned->swaps[0].writeOver, 1);
-  EXPECT_DOUBLE_EQ(planned->after.makespanSeconds, 10);
   std::optional<SwapPlan> plain = planSwap(noWrite, order, options);
   ASSERT_TRUE(plain.has_value());
   EXPECT_FALSE(plain->withinBudget);
