@@ -137,6 +137,12 @@ def plan_ops(module_text, func_name):
             continue
         if operation.startswith("memsched.") and kind == "op":
             continue  # waits and calling-convention copies compute nothing
+        if words[0].split("(")[0] in ("tensor.empty", "arith.constant"):
+            # Nor do allocations and constants: a recomputation's
+            # destination carries its node's location without the
+            # recompute mark, and counted as the node's last op it would
+            # put the node's computation after a copy out of its value.
+            continue
         recompute = "memsched.recompute" in head or \
             "memsched.recompute" in tail
         into = None
