@@ -237,13 +237,50 @@ class Schedule:
             if kind == "op" and source in nodes and name in nodes and \
                     nodes[source] in nodes[name].all_input_nodes:
                 into.setdefault((name, recompute), nodes[source])
+        # Copies in that the plan makes among the ops of a node which runs
+        # whole at its last op, and which that node does not read: made
+        # after it, as the plan's ops around them let the node's inputs die
+        # first. (node, the index after which it is made.)
+        deferred = []
+
+        def release(index, reader=None):
+            for entry in list(deferred):
+                swapped, until = entry
+                if index >= until or (reader is not None and
+                                      swapped in _data_inputs(reader)):
+                    deferred.remove(entry)
+                    events.append(("swap_in", swapped))
+
+        # Each op's node, where the op computes it (not a recomputation).
+        original = [name if kind == "op" and not recompute and
+                    name in nodes else None
+                    for kind, name, recompute, _ in ops]
+
+        def inside(index):
+            """The node not yet computed whose ops come right before and
+            right after position ``index`` (copies aside), or None."""
+            before = next((original[i] for i in range(index - 1, -1, -1)
+                           if ops[i][0] == "op"), None)
+            after = next((original[i] for i in range(index + 1, len(ops))
+                          if ops[i][0] == "op"), None)
+            if before is None or before != after or \
+                    nodes[before] in computed:
+                return None
+            return before
+
         for index, (kind, name, recompute, _) in enumerate(ops):
             node = nodes.get(name)
             if node in self.host_arguments and kind == "swap_in":
                 on_device.add(node)
                 events.append(("swap_in", node))
             if node is None or node.op != "call_function":
+                release(index)
                 continue
+            if kind == "op":
+                release(index - 1, node)
+            elif any(swapped is node for swapped, _ in deferred):
+                # Another copy of the value: the deferred one first.
+                release(len(ops))
             if kind == "op" and not recompute:
                 if last[name] == index:
                     demand(node)
@@ -260,7 +297,14 @@ class Schedule:
                     events.append(("swap_out", node))
                     has_host.add(node)
             elif kind == "swap_in" and node in has_host:
-                events.append(("swap_in", node))
+                around = inside(index)
+                if around is not None and \
+                        node not in _data_inputs(nodes[around]):
+                    deferred.append((node, last[around]))
+                else:
+                    events.append(("swap_in", node))
+            release(index)
+        release(len(ops))
         for node in graph.nodes:
             if node.op == "call_function":
                 demand(node)
