@@ -80,6 +80,7 @@ void FitPass::runOnOperation() {
   double seconds = static_cast<double>(timeLimitMs) / 1000.0;
   config.remat.timeLimitSeconds = seconds;
   config.remat.ilpMaxTasks = ilpMaxTasks;
+  config.reorderAfterRemat = reorderAfter;
   config.swap.timeLimitSeconds = seconds;
   CostModel costModel(*spec);
   if (!reorder.empty() && !scheduling::parseReorderAlgorithm(reorder)) {

@@ -75,6 +75,7 @@ void RematPass::runOnOperation() {
   config.remat.ilpMaxTasks = ilpMaxTasks;
   config.remat.rotorMaxStages = static_cast<int32_t>(rotorMaxStages);
   config.remat.localSearchWork = localSearchWork;
+  config.reorderAfterRemat = reorderAfter;
   if (failed(runBudgetPlanning(func, CostModel(*spec), config)))
     signalPassFailure();
 }

@@ -57,6 +57,10 @@ struct BudgetPassConfig {
   /// Take in-place decisions on every candidate, so that nothing after the
   /// pass changes its footprint.
   bool inplace = true;
+  /// Order each candidate with recomputation alone (planned by `auto`) as
+  /// memsched-reorder with `objective=planned` does, where that measures
+  /// fewer planned bytes at no more modelled time (`reorder-after=`).
+  bool reorderAfterRemat = true;
 };
 
 /// What the driver decided, for test passes and tools.

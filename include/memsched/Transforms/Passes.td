@@ -190,8 +190,11 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
     Only ops without memory effects are cloned. The function gets a
     `memsched.remat` dictionary (budget, peaks before and after,
     `recompute_time_s`, `recomputed_ops`, ...) that `memsched-report`
-    includes, and a remark sums it up. Run `memsched-reorder` before (the
-    plan is made for the current order) and after it if desired.
+    includes, and a remark sums it up. The plan is made for the current
+    order (run `memsched-reorder` before if desired); with `auto`, each
+    plan is then also ordered as `memsched-reorder objective=planned`
+    orders it, and that order kept where its planned bytes measure fewer
+    (`reorder-after=`).
   }];
   let options = [
     Option<"budget", "budget", "std::string", "\"\"",
@@ -235,6 +238,10 @@ def MemschedRematPass : Pass<"memsched-remat", "mlir::func::FuncOp"> {
            "Work limit of the local search that ends greedy and auto, in "
            "task simulations (plans evaluated times tasks); more buys "
            "cheaper plans on DAGs of hundreds of ops (0: off)">,
+    Option<"reorderAfter", "reorder-after", "bool", "true",
+           "With algorithm=auto, also order each plan's ops as "
+           "memsched-reorder objective=planned does, kept where the planned "
+           "bytes measure fewer (cleanup included) at no more modelled time">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (op times decide what is cheap to "
            "recompute)">,
@@ -358,6 +365,9 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
            "Recomputation's auto also solves Checkmate's ILP on functions "
            "of at most this many tasks without in-place chains "
            "(memsched-remat's ilp-max-tasks; 0: off)">,
+    Option<"reorderAfter", "reorder-after", "bool", "true",
+           "As memsched-remat's: plans with recomputation alone are also "
+           "ordered for the planned bytes where that measures fewer">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100">,
   ];
