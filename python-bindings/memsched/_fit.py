@@ -243,11 +243,14 @@ class Schedule:
         # first. (node, the index after which it is made.)
         deferred = []
 
-        def release(index, reader=None):
+        def release(index=None, reader=None):
+            """Makes the deferred copies that are due: those made after a
+            position up to ``index``, and those ``reader`` reads."""
             for entry in list(deferred):
                 swapped, until = entry
-                if index >= until or (reader is not None and
-                                      swapped in _data_inputs(reader)):
+                if (index is not None and index >= until) or (
+                        reader is not None and
+                        swapped in _data_inputs(reader)):
                     deferred.remove(entry)
                     events.append(("swap_in", swapped))
 
@@ -277,7 +280,7 @@ class Schedule:
                 release(index)
                 continue
             if kind == "op":
-                release(index - 1, node)
+                release(reader=node)
             elif any(swapped is node for swapped, _ in deferred):
                 # Another copy of the value: the deferred one first.
                 release(len(ops))
