@@ -2,12 +2,14 @@
 
     PYTHONPATH=build/python_packages python3 bench/offload_models.py \
         [--models resnet18,...] [--device h100] [--json out.json]
+        [--opt memsched-opt]
 
 For every model: the planned device bytes of the unoptimised step, then the
 smallest footprint memsched-optimize reaches (budget=min) without offload
 and with offload=params,grads, each with its modelled step time, and the
 same budget (0.4x of the unoptimised planned bytes) tried both ways.
 Every figure is the report's (memsched-report), after -cse -canonicalize.
+--opt names the memsched-opt to run (a copy lets the build go on meanwhile).
 """
 
 import argparse
@@ -27,10 +29,10 @@ MODELS = ["resnet18", "vgg11", "mobilenet_v2", "resnet50", "vit_b_16", "gpt",
           "lstm"]
 
 
-def report(path, pipeline, device):
+def report(opt, path, pipeline, device):
     """The JSON report of `path` after `pipeline` (None: as it is) and
     cleanup; None when the pipeline fails."""
-    command = [OPT, path, "-mlir-print-op-on-diagnostic=false"]
+    command = [opt, path, "-mlir-print-op-on-diagnostic=false"]
     if pipeline:
         command.append("--memsched-optimize=%s device=%s" % (pipeline,
                                                             device))
@@ -49,6 +51,7 @@ def main():
     parser.add_argument("--device", default="h100")
     parser.add_argument("--fraction", default="0.4x")
     parser.add_argument("--json")
+    parser.add_argument("--opt", default=OPT)
     args = parser.parse_args()
     rows = []
     print("| model | planned (MiB) | min without (MiB) | x | time | "
@@ -59,7 +62,7 @@ def main():
         for model in args.models.split(","):
             started = time.time()
             path = zoo.unpack(model, directory)
-            base = report(path, None, args.device)
+            base = report(args.opt, path, None, args.device)
             row = {"model": model, "planned_bytes": base["planned_bytes"],
                    "time_s": base["modeled_time_s"]}
             for key, pipeline in [
@@ -68,7 +71,7 @@ def main():
                     ("fraction", "budget=" + args.fraction),
                     ("fraction_offload",
                      "budget=%s offload=params,grads" % args.fraction)]:
-                result = report(path, pipeline, args.device)
+                result = report(args.opt, path, pipeline, args.device)
                 row[key] = None if result is None else {
                     "planned_bytes": result["planned_bytes"],
                     "time_s": result["modeled_time_s"]}
