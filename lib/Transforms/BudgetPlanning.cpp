@@ -294,8 +294,6 @@ public:
   StringRef getPlannerError() const { return plannerError; }
 
 private:
-  /// The footprint of `work` after canonicalize and CSE on a copy.
-  std::optional<int64_t> measureAfterCleanup(func::FuncOp work);
   /// The function with its in-place writes taken, and its graph, where
   /// swaps alone are planned (made on first use; the function itself when
   /// in-place writes are off or the copy cannot be analyzed).
@@ -332,11 +330,6 @@ FunctionEvaluator::getSwapSource() {
   if (writtenGraph->getStatus() != TensorGraphStatus::Built)
     return {func, &graph};
   return {written, &*writtenGraph};
-}
-
-std::optional<int64_t>
-FunctionEvaluator::measureAfterCleanup(func::FuncOp work) {
-  return cleanup.measure(work, costModel);
 }
 
 std::optional<sched::BudgetEvaluation>
@@ -464,17 +457,17 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
                       candidate.report.skippedReason);
     return std::nullopt;
   }
-  int64_t footprint = candidate.report.plannedBytes();
-  // A plan that cleanup could undo would break the budget later: count the
-  // footprint after cleanup too.
-  std::optional<int64_t> cleaned = measureAfterCleanup(work);
-  if (!cleaned) {
+  // A plan that cleanup could undo would break the budget later: the
+  // footprint after cleanup counts too.
+  std::optional<int64_t> measured =
+      measureFootprint(work, candidate.report, costModel, cleanup);
+  if (!measured) {
     work.erase();
     emitInternalError("the rewritten function cannot be analyzed after "
                       "canonicalize and cse");
     return std::nullopt;
   }
-  footprint = std::max(footprint, *cleaned);
+  int64_t footprint = *measured;
   if (strategy.remat && !strategy.swap && config.reorderAfterRemat &&
       config.remat.algorithm == sched::RematAlgorithm::Auto)
     reorderForPlannedBytes(work, candidate.report, footprint, costModel,
