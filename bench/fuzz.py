@@ -14,7 +14,8 @@ memsched-remat / memsched-swap / memsched-fit / memsched-optimize with
 budgets of 0.3x-1.0x or ``min`` on a random
 device, memsched-split then memsched-remat at one budget,
 memsched-optimize without a budget, memsched-report (json),
-one-shot bufferization + memsched-plan-buffers, memsched-to-cpu-pipeline.
+one-shot bufferization + memsched-plan-buffers, memsched-to-cpu-pipeline,
+memsched-optimize with offload=inputs at a budget.
 Checks, each a failure class of the summary:
 
 - crash: the process running the passes dies (signal, ``LLVM ERROR``);
@@ -171,6 +172,12 @@ def pass_specs(rng):
                   "elementwise=%s},memsched-fit{budget=%s})"
                   % (rng.choice([1, 4, 64]), rng.choice(["true", "false"]),
                      budget), fraction, True))
+    # Any function's tensor arguments may stay in host memory (offload's
+    # inputs); appended last, so that the draws above stay as they were.
+    budget, fraction = budget_form(rng)
+    specs.append(("optimize-offload", "memsched-optimize{budget=%s "
+                  "offload=inputs device=%s}" % (budget, device), fraction,
+                  True))
     return specs
 
 
@@ -421,11 +428,13 @@ class Worker:
                 # The floor of the cleaned-up input bounds every order,
                 # recomputation and swap plan (a concatenation computed in
                 # place, a split op or fused ops change the ops whose
-                # working sets make it).
+                # working sets make it; arguments in host memory are no
+                # longer resident).
                 floor = floors.get(name)
                 if (floor is not None and "concat" not in label and
                         "split" not in label and not fit.get("split") and
                         "fuse" not in label and not fit.get("fused") and
+                        not fit.get("offload") and
                         function["planned_bytes"] < floor):
                     fail("floor", label, pipeline,
                          "@%s after %s: planned %d B below the input's "

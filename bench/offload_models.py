@@ -2,12 +2,13 @@
 
     PYTHONPATH=build/python_packages python3 bench/offload_models.py \
         [--models resnet18,...] [--device h100] [--json out.json]
-        [--opt memsched-opt]
+        [--opt memsched-opt] [--offload params,grads]
 
 For every model: the planned device bytes of the unoptimised step, then the
 smallest footprint memsched-optimize reaches (budget=min) without offload
-and with offload=params,grads, each with its modelled step time, and the
-same budget (0.4x of the unoptimised planned bytes) tried both ways.
+and with offload (--offload, default params,grads; add inputs to keep the
+batch in host memory too), each with its modelled step time, and the same
+budget (0.4x of the unoptimised planned bytes) tried both ways.
 Every figure is the report's (memsched-report), after -cse -canonicalize.
 --opt names the memsched-opt to run (a copy lets the build go on meanwhile).
 """
@@ -52,6 +53,9 @@ def main():
     parser.add_argument("--fraction", default="0.4x")
     parser.add_argument("--json")
     parser.add_argument("--opt", default=OPT)
+    parser.add_argument("--offload", default="params,grads",
+                        help="memsched-optimize's offload= for the columns "
+                        "with offload")
     args = parser.parse_args()
     rows = []
     print("| model | planned (MiB) | min without (MiB) | x | time | "
@@ -67,10 +71,10 @@ def main():
                    "time_s": base["modeled_time_s"]}
             for key, pipeline in [
                     ("min", "budget=min"),
-                    ("min_offload", "budget=min offload=params,grads"),
+                    ("min_offload", "budget=min offload=" + args.offload),
                     ("fraction", "budget=" + args.fraction),
-                    ("fraction_offload",
-                     "budget=%s offload=params,grads" % args.fraction)]:
+                    ("fraction_offload", "budget=%s offload=%s" % (
+                        args.fraction, args.offload))]:
                 result = report(args.opt, path, pipeline, args.device)
                 row[key] = None if result is None else {
                     "planned_bytes": result["planned_bytes"],

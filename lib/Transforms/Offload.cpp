@@ -8,8 +8,10 @@
 // step (its parameters, the gradients it returns) stays in host memory. A
 // parameter is brought in by a memsched.swap_in per group of readers and
 // freed after the group; a gradient is copied out as soon as it is made and
-// its device buffer freed when the copy ends. The calling convention says
-// which arguments and results are host memory (memsched.host_memory).
+// its device buffer freed when the copy ends. The step's other tensor
+// arguments (its inputs) may stay in host memory the way parameters do. The
+// calling convention says which arguments and results are host memory
+// (memsched.host_memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,25 +45,29 @@ struct OffloadSelection {
   bool params = false;
   bool grads = false;
   bool optimizer = false;
+  /// The arguments after the updated ones (the batch, labels).
+  bool inputs = false;
 };
 
-/// The decision for one function: which leading arguments move (each
-/// updated by result i + 1, or its gradient), which updates are copied
-/// out, and each moved argument's reader groups in program order.
+/// The decision for one function: which arguments move (the leading ones
+/// are each updated by result i + 1, or are its parameter; the others are
+/// inputs), which updates are copied out, and each moved argument's reader
+/// groups in program order.
 struct OffloadPlan {
   /// The leading arguments the results after the loss update.
   unsigned numParams = 0;
-  /// Per leading argument: whether it moves to host memory, and whether
-  /// its update (result i + 1) is copied out.
-  std::vector<bool> movesArgument, copiesOutResult;
-  /// Per parameter: groups of readers (ops of the entry block), each group
+  /// Per argument: whether it moves to host memory.
+  std::vector<bool> movesArgument;
+  /// Per leading argument: whether its update (result i + 1) is copied out.
+  std::vector<bool> copiesOutResult;
+  /// Per argument: groups of readers (ops of the entry block), each group
   /// reading one swap-in.
   std::vector<std::vector<SmallVector<Operation *>>> readerGroups;
-  /// Per parameter and group: the op before which the swap-in is issued,
+  /// Per argument and group: the op before which the swap-in is issued,
   /// early enough for the copy to end under the compute before the group,
   /// behind the copies issued before it.
   std::vector<std::vector<Operation *>> issueBefore;
-  /// Per parameter and group: when the copy is meant to start, in modelled
+  /// Per argument and group: when the copy is meant to start, in modelled
   /// compute time; swap-ins before the same op are issued in this order,
   /// which is the order the link runs them in.
   std::vector<std::vector<double>> issueStart;
@@ -86,11 +92,13 @@ static FailureOr<OffloadSelection> parseSelection(ArrayRef<std::string> names,
       selection.grads = true;
     else if (name == "optimizer")
       selection.optimizer = true;
+    else if (name == "inputs")
+      selection.inputs = true;
     else
       return emitError(func.getLoc())
              << "memsched-offload: unknown offload entry '" << name
              << "'; expected a comma-separated subset of params, grads, "
-                "optimizer";
+                "optimizer, inputs";
   }
   return selection;
 }
@@ -243,7 +251,9 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                                           const CostModel &costs) {
   OffloadPlan plan;
   plan.numParams = countParameters(func);
-  if (plan.numParams == 0)
+  // Inputs alone need no parameters told apart.
+  bool movesState = selection.params || selection.grads || selection.optimizer;
+  if (plan.numParams == 0 && movesState)
     return emitError(func.getLoc())
            << "memsched-offload: cannot tell the parameters of '@"
            << func.getSymName()
@@ -274,6 +284,13 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
     plan.copiesOutResult.push_back(isState ? selection.optimizer
                                            : selection.grads);
   }
+  // Inputs move where they are statically shaped tensors; anything else
+  // (a scalar, a dynamic shape) has no copy to plan and stays.
+  for (unsigned i = plan.numParams; i < func.getNumArguments(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
+    plan.movesArgument.push_back(selection.inputs && type &&
+                                 type.hasStaticShape() && !type.getEncoding());
+  }
   Block &entry = func.getBody().front();
   Operation *terminator = entry.getTerminator();
   // Each op's position and the modelled compute before it, once: every
@@ -295,21 +312,36 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
     double seconds;
   };
   std::vector<PlannedCopy> copies;
-  for (unsigned i = 0; i < plan.numParams; ++i) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     BlockArgument param = func.getArgument(i);
+    bool isParam = i < plan.numParams;
+    StringRef what = isParam ? "parameter" : "input";
+    plan.issueBefore.emplace_back();
+    plan.issueStart.emplace_back();
+    if (!isParam) {
+      if (plan.movesArgument[i] && func.getArgAttr(i, kHostMemoryAttrName))
+        return emitError(func.getLoc())
+               << "memsched-offload: '@" << func.getSymName()
+               << "' is offloaded already (argument #" << i
+               << " is in host memory)";
+      if (!plan.movesArgument[i]) {
+        plan.readerGroups.emplace_back();
+        continue;
+      }
+    }
     auto type = cast<RankedTensorType>(param.getType());
-    if (!type.hasStaticShape() || type.getEncoding())
+    if (isParam && (!type.hasStaticShape() || type.getEncoding()))
       return emitError(func.getLoc())
              << "memsched-offload: parameter #" << i << " of '@"
              << func.getSymName() << "' has type " << type
              << "; only statically shaped tensors without an encoding move";
-    if (func.getArgAttr(i, kHostMemoryAttrName) ||
-        func.getResultAttr(i + 1, kHostMemoryAttrName))
+    if (isParam && (func.getArgAttr(i, kHostMemoryAttrName) ||
+                    func.getResultAttr(i + 1, kHostMemoryAttrName)))
       return emitError(func.getLoc())
              << "memsched-offload: '@" << func.getSymName()
              << "' is offloaded already (argument #" << i << " or result #"
              << i + 1 << " is in host memory)";
-    if (plan.copiesOutResult[i]) {
+    if (isParam && plan.copiesOutResult[i]) {
       Value grad = terminator->getOperand(i + 1);
       if (isa<BlockArgument>(grad))
         return emitError(func.getLoc())
@@ -317,29 +349,27 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                << func.getSymName() << "' is an argument, not a value the "
                << "function makes";
     }
-    plan.issueBefore.emplace_back();
-    plan.issueStart.emplace_back();
     if (!plan.movesArgument[i]) {
       plan.readerGroups.emplace_back();
       continue;
     }
-    // The readers in program order; a write into the parameter (it is an
+    // The readers in program order; a write into the argument (it is an
     // op's destination) or returning it would need the host copy updated.
     SmallVector<Operation *> readers;
     for (OpOperand &use : param.getUses()) {
       Operation *reader = entry.findAncestorOpInBlock(*use.getOwner());
       if (reader == terminator)
         return emitError(func.getLoc())
-               << "memsched-offload: parameter #" << i << " of '@"
-               << func.getSymName() << "' is returned; an offloaded "
-               << "parameter stays in host memory";
+               << "memsched-offload: " << what << " #" << i << " of '@"
+               << func.getSymName() << "' is returned; an offloaded " << what
+               << " stays in host memory";
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
           dps && dps.isDpsInit(&use))
         return emitError(use.getOwner()->getLoc())
-               << "memsched-offload: parameter #" << i << " of '@"
+               << "memsched-offload: " << what << " #" << i << " of '@"
                << func.getSymName() << "' is written in place by '"
-               << use.getOwner()->getName()
-               << "'; an offloaded parameter is read only";
+               << use.getOwner()->getName() << "'; an offloaded " << what
+               << " is read only";
       if (!llvm::is_contained(readers, reader))
         readers.push_back(reader);
     }
@@ -403,11 +433,11 @@ static void applyOffload(func::FuncOp func, const OffloadPlan &plan) {
   Operation *terminator = entry.getTerminator();
   MLIRContext *context = func.getContext();
   OpBuilder atStart = OpBuilder::atBlockBegin(&entry);
-  SmallVector<Value> hostOf(plan.numParams);
+  SmallVector<Value> hostOf(plan.movesArgument.size());
   // Swap-ins in the order the link is to run them: those issued before the
   // same op then stand in that order.
   SmallVector<std::tuple<double, unsigned, size_t>> copies;
-  for (unsigned i = 0; i < plan.numParams; ++i) {
+  for (unsigned i = 0; i < plan.movesArgument.size(); ++i) {
     if (!plan.movesArgument[i])
       continue;
     BlockArgument param = func.getArgument(i);
@@ -486,11 +516,14 @@ FailureOr<int64_t> mlir::memsched::applyResidentOffload(
   applyOffload(func, *plan);
   int64_t moved = 0;
   unsigned movedArguments = 0, copiedResults = 0;
-  for (unsigned i = 0; i < plan->numParams; ++i) {
+  for (unsigned i = 0; i < plan->movesArgument.size(); ++i) {
+    bool copiesOut = i < plan->numParams && plan->copiesOutResult[i];
+    if (!plan->movesArgument[i] && !copiesOut)
+      continue;
     int64_t bytes = *getStorageBytes(func.getArgument(i).getType());
-    moved += bytes * (plan->movesArgument[i] + plan->copiesOutResult[i]);
+    moved += bytes * (plan->movesArgument[i] + copiesOut);
     movedArguments += plan->movesArgument[i];
-    copiedResults += plan->copiesOutResult[i];
+    copiedResults += copiesOut;
   }
   Builder builder(func.getContext());
   func->setAttr(
@@ -501,6 +534,8 @@ FailureOr<int64_t> mlir::memsched::applyResidentOffload(
            builder.getNamedAttr("grads", builder.getBoolAttr(selection->grads)),
            builder.getNamedAttr("optimizer",
                                 builder.getBoolAttr(selection->optimizer)),
+           builder.getNamedAttr("inputs",
+                                builder.getBoolAttr(selection->inputs)),
            builder.getNamedAttr("arguments",
                                 builder.getI64IntegerAttr(movedArguments)),
            builder.getNamedAttr("results",

@@ -85,8 +85,8 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     ``joint-S``), the footprint before and after, and the time of every
     plan tried; ``swap_bytes``, ``swap_hidden_fraction`` and
     ``modeled_time_s`` describe the result. ``offload`` (a subset of
-    ``"params"``, ``"grads"``, ``"optimizer"``) is resident state that may
-    stay in host memory (``memsched-offload``): with a budget the step is
+    ``"params"``, ``"grads"``, ``"optimizer"``, ``"inputs"``) is what may
+    stay in host memory (``memsched-offload``; ``inputs``: the batch): with a budget the step is
     planned with and without it there and the better kept (the report's
     ``fit.offload`` says which; the arguments' ``memsched.host_memory``
     attributes say where each lives); without one it is offloaded.

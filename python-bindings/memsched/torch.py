@@ -747,6 +747,10 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
     if "optimizer" in offload:
         raise ValueError("fit plans no optimizer step: offload is a subset "
                          "of params, grads")
+    if "inputs" in offload:
+        # The fitted step runs where its inputs are.
+        raise ValueError("fit takes the inputs on the device the step runs "
+                         "on: offload is a subset of params, grads")
     capture = capture_training_step(model, inputs, target, loss, dropout)
 
     def lowered(aten_operands=False):

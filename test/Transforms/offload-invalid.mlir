@@ -51,4 +51,4 @@ func.func @twice(%w: tensor<8xf32> {memsched.host_memory}, %x: tensor<8xf32>) ->
   return %y, %y : tensor<8xf32>, tensor<8xf32>
 }
 
-// UNKNOWN: unknown offload entry 'momentum'; expected a comma-separated subset of params, grads, optimizer
+// UNKNOWN: unknown offload entry 'momentum'; expected a comma-separated subset of params, grads, optimizer, inputs

@@ -77,7 +77,8 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
       *this, "offload",
       llvm::cl::desc("Resident state that may stay in host memory "
                      "(memsched-offload): a comma-separated subset of "
-                     "params, grads, optimizer; empty: none. With a budget "
+                     "params, grads, optimizer, inputs; empty: none. With a "
+                     "budget "
                      "planned both ways and the better kept; without, "
                      "offloaded")};
   ::mlir::detail::PassOptions::Option<int64_t> ilpMaxTasks{

@@ -324,8 +324,8 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
     `allow-remat=false` or `allow-swap=false` restricts the choice. The
     function gets a `memsched.fit` dictionary with the time of every option
     tried, and `memsched.remat` / `memsched.swap` for the parts applied.
-    With `offload=` (a subset of params, grads, optimizer), the function is
-    also planned with that resident state in host memory (memsched-offload)
+    With `offload=` (a subset of params, grads, optimizer, inputs), the
+    function is also planned with that state in host memory (memsched-offload)
     and the better of the two outcomes is kept: met before not met, then
     the faster (for `min`, the smaller); `memsched.fit`'s `offload` says
     which. Where no way meets the budget, or for `min`, each way is also
@@ -341,7 +341,8 @@ def MemschedFitPass : Pass<"memsched-fit", "mlir::func::FuncOp"> {
            "memsched (0.5x), or min">,
     ListOption<"offload", "offload", "std::string",
                "Resident state that may move to host memory: params, grads, "
-               "optimizer (also planned without; the better is kept)">,
+               "optimizer, inputs (also planned without; the better is "
+               "kept)">,
     Option<"reorder", "reorder", "std::string", "\"\"",
            "memsched-reorder's algorithm: the function is also planned "
            "reordered (and so is the offloaded copy), and the better kept "
@@ -668,8 +669,8 @@ def MemschedConcatInPlacePass
 }
 
 def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
-  let summary = "Keep parameters, gradients and optimizer state in host "
-                "memory";
+  let summary = "Keep parameters, gradients, optimizer state and inputs in "
+                "host memory";
   let description = [{
     Tensor level, before the budget planning of `memsched-optimize` (which
     runs it first when given `offload=`). The leading arguments of a
@@ -694,14 +695,19 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
       and returned by `memsched.host_result`, at a result marked
       `memsched.host_memory`; its device buffer is freed when the copy
       ends.
+    * `inputs`: each argument after those the step updates (the batch,
+      labels; every argument of a function with none) that is a statically
+      shaped tensor without an encoding moves the way a parameter does;
+      other arguments (scalars, dynamic shapes) stay.
     * With optimizer state, the optimizer's update of each parameter first
       moves to right after its gradient (the last op before the optimizer
       it reads), so that its state's copies overlap the rest of the
       backward pass instead of following it.
 
     Refused, with the IR unchanged: unknown names, a function whose
-    parameters cannot be told apart, a parameter the function writes in
-    place (the destination of an op) or returns, a gradient that is an
+    parameters cannot be told apart (unless only `inputs` move), a
+    parameter or input the function writes in place (the destination of an
+    op) or returns, a gradient that is an
     argument, `optimizer` without optimizer state, a
     `memsched.training_step` that does not match the signature. One remark
     per function gives the device bytes moved to host.
@@ -709,7 +715,8 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memsched::MemschedDialect"];
   let options = [
     ListOption<"offload", "offload", "std::string",
-               "What to keep in host memory: params, grads, optimizer">,
+               "What to keep in host memory: params, grads, optimizer, "
+               "inputs">,
     Option<"device", "device", "std::string", "\"\"",
            "Device preset or .json file; empty: the recorded one, else h100 (for copy and compute times)">,
   ];

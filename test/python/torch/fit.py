@@ -121,3 +121,9 @@ try:
 except ValueError as error:
     print("error:", error)
 # CHECK: error: argument 'input0' is (8, 3, 32, 32) torch.float32; the step was fitted for (16, 3, 32, 32) torch.float32
+
+try:
+    mt.fit(model, images, labels, offload=("params", "inputs"))
+except ValueError as error:
+    print("error:", error)
+# CHECK: error: fit takes the inputs on the device the step runs on: offload is a subset of params, grads
