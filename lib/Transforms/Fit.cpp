@@ -166,7 +166,7 @@ LogicalResult FitPass::fitEachWay(func::FuncOp func, const CostModel &costModel,
     } else {
       addWay(source, false);
     }
-    if (offload.empty())
+    if (offload.empty() || !isOffloadable(func))
       return success();
     auto addOffloadedWay = [&]() -> PlannedCopy * {
       PlannedCopy &with = addWay(source, true);

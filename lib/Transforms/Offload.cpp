@@ -488,6 +488,11 @@ static void applyOffload(func::FuncOp func, const OffloadPlan &plan) {
   }
 }
 
+bool mlir::memsched::isOffloadable(func::FuncOp func) {
+  return !func.isExternal() && !func.isPrivate() &&
+         !func->hasAttr(kHostAttrName);
+}
+
 FailureOr<int64_t> mlir::memsched::applyResidentOffload(
     func::FuncOp func, ArrayRef<std::string> names, const CostModel &costs) {
   FailureOr<OffloadSelection> selection = parseSelection(names, func);
@@ -550,7 +555,7 @@ FailureOr<int64_t> mlir::memsched::applyResidentOffload(
 void OffloadPass::runOnOperation() {
   func::FuncOp func = getOperation();
   // Host glue (memsched-exec-harness's main) is not a training step.
-  if (func.isExternal() || func->hasAttr(kHostAttrName) || offload.empty())
+  if (!isOffloadable(func) || offload.empty())
     return markAllAnalysesPreserved();
   FailureOr<DeviceSpec> spec =
       DeviceSpec::resolveOrEmitError(device, func, "memsched-offload");

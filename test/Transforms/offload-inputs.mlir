@@ -4,6 +4,7 @@
 // RUN: memsched-opt %s -split-input-file -mlir-print-op-on-diagnostic=false -memsched-offload=offload=inputs -cse -canonicalize 2>/dev/null | FileCheck %s --check-prefix=ALONE
 // RUN: memsched-opt %t/step.mlir -memsched-offload=offload=params -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=PARAMS
 // RUN: memsched-opt %t/step.mlir -memsched-offload=offload=params,inputs -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=WITHINPUTS
+// RUN: memsched-opt %t/call.mlir -mlir-print-op-on-diagnostic=false "-memsched-optimize=budget=min offload=inputs" 2>/dev/null | FileCheck %s --check-prefix=CALL
 // The same results on the CPU with the inputs in host memory, through the
 // budget driver too.
 // RUN: memsched-opt %t/step.mlir -memsched-exec-harness=func=step -memsched-to-cpu-pipeline 2>/dev/null | %run_harness > %t.before
@@ -22,12 +23,13 @@
 // Tests memsched-offload's `inputs`: the arguments after the ones the step
 // updates (its batch) stay in host memory like parameters, read through one
 // swap-in per group of readers (here two: the forward's and the weight
-// gradient's); only statically shaped tensors move (the
-// scalar %scale, the dynamically shaped %b stay); with `inputs` alone a
-// function needs no parameters told apart. The report no longer counts the
-// batch as resident (PARAMS against WITHINPUTS). Results are bit-identical
-// on the CPU, and at `min` the input's 256 KiB come off the smallest
-// footprint with the state offloaded (MIN against MINSTATE).
+// gradient's); only statically shaped tensors move (the scalar %scale, the
+// dynamically shaped %b stay); with `inputs` alone a function needs no
+// parameters told apart; a private function keeps its calling convention (its
+// callers in the module pass device values). The report no longer counts the
+// batch as resident (PARAMS against WITHINPUTS). Results are bit-identical on
+// the CPU, and at `min` the input's 256 KiB come off the smallest footprint
+// with the state offloaded (MIN against MINSTATE).
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<256x256xf32> {memsched.host_memory}
@@ -52,6 +54,17 @@
 // ALONE-SAME: %{{[a-z0-9]+}}: tensor<32x32xf32> {memsched.host_memory}
 // ALONE-SAME: %{{[a-z0-9]+}}: tensor<?xf32>)
 // ALONE: memsched.swap_in
+// ALONE-LABEL: func.func private @helper
+// ALONE-SAME: (%{{[a-z0-9]+}}: tensor<64x64xf32>) -> tensor<64x64xf32>
+// ALONE-NOT: memsched.swap_in
+// ALONE-LABEL: func.func @caller
+// ALONE-SAME: tensor<64x64xf32> {memsched.host_memory}
+
+// CALL-LABEL: func.func private @helper
+// CALL-SAME: (%{{[a-z0-9]+}}: tensor<64x64xf32>) -> tensor<64x64xf32>
+// CALL-NOT: memsched.swap_in
+// CALL-LABEL: func.func @caller
+// CALL-SAME: tensor<64x64xf32> {memsched.host_memory}
 
 // GPU-RUN-COUNT-3: mgpu host_register bytes=262144
 // GPU-RUN-NOT: mgpu host_register
@@ -103,4 +116,22 @@ func.func @inference(%x: tensor<32x32xf32>, %b: tensor<?xf32>) -> tensor<32x32xf
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
   %y = linalg.matmul ins(%x, %x : tensor<32x32xf32>, tensor<32x32xf32>) outs(%z : tensor<32x32xf32>) -> tensor<32x32xf32>
   return %y : tensor<32x32xf32>
+}
+
+// -----
+
+//--- call.mlir
+// A private function is called within the module with device values: its
+// calling convention stays, through the budget driver too.
+func.func private @helper(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.mul ins(%x, %x : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+func.func @caller(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %b = linalg.add ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %c = func.call @helper(%b) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %d = linalg.add ins(%c, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
 }

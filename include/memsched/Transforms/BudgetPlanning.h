@@ -122,8 +122,13 @@ sweepBudgets(func::FuncOp func, const CostModel &costModel,
 bool isBetterBudgetOutcome(const scheduling::BudgetResult &a,
                            const scheduling::BudgetResult &b, bool isMinimum);
 
+/// Whether memsched-offload may move \p func's arguments and results to host
+/// memory: a private function is called within the module, whose callers
+/// pass and take device values, so its calling convention stays.
+bool isOffloadable(func::FuncOp func);
+
 /// Keeps the resident state \p selection names (`params`, `grads`,
-/// `optimizer`) of the training step \p func in host memory, as
+/// `optimizer`, `inputs`) of the training step \p func in host memory, as
 /// memsched-offload does (docs/passes.md), and records `memsched.offload`.
 /// Returns the bytes no longer resident; on failure an error says why and
 /// \p func is unchanged.

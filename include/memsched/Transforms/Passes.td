@@ -704,7 +704,9 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
       it reads), so that its state's copies overlap the rest of the
       backward pass instead of following it.
 
-    Refused, with the IR unchanged: unknown names, a function whose
+    A private function (called within the module with device values)
+    keeps its calling convention and is left as it is. Refused, with the IR
+    unchanged: unknown names, a function whose
     parameters cannot be told apart (unless only `inputs` move), a
     parameter or input the function writes in place (the destination of an
     op) or returns, a gradient that is an
