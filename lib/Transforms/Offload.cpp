@@ -324,6 +324,15 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                << "memsched-offload: '@" << func.getSymName()
                << "' is offloaded already (argument #" << i
                << " is in host memory)";
+      // An input the function returns or writes in place would need its
+      // host copy updated: it stays on the device.
+      if (plan.movesArgument[i] &&
+          llvm::any_of(param.getUses(), [&](OpOperand &use) {
+            auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+            return entry.findAncestorOpInBlock(*use.getOwner()) == terminator ||
+                   (dps && dps.isDpsInit(&use));
+          }))
+        plan.movesArgument[i] = false;
       if (!plan.movesArgument[i]) {
         plan.readerGroups.emplace_back();
         continue;

@@ -4,6 +4,11 @@
 // RUN: memsched-opt %s -split-input-file -mlir-print-op-on-diagnostic=false -memsched-offload=offload=inputs -cse -canonicalize 2>/dev/null | FileCheck %s --check-prefix=ALONE
 // RUN: memsched-opt %t/step.mlir -memsched-offload=offload=params -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=PARAMS
 // RUN: memsched-opt %t/step.mlir -memsched-offload=offload=params,inputs -memsched-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=WITHINPUTS
+// With the state selected too, memsched-optimize also plans the state
+// offloaded alone and keeps the better: at 0.8x both meet, and without the
+// batch's copy the step is faster; at min the batch off the device wins.
+// RUN: memsched-opt %t/step.mlir -mlir-print-op-on-diagnostic=false "-memsched-optimize=budget=0.8x offload=params,grads,inputs" 2>/dev/null | FileCheck %s --check-prefix=STATEALONE
+// RUN: memsched-opt %t/step.mlir -mlir-print-op-on-diagnostic=false "-memsched-optimize=budget=min offload=params,grads,inputs" 2>/dev/null | FileCheck %s --check-prefix=WITHBATCH
 // RUN: memsched-opt %t/call.mlir -mlir-print-op-on-diagnostic=false "-memsched-optimize=budget=min offload=inputs" 2>/dev/null | FileCheck %s --check-prefix=CALL
 // The same results on the CPU with the inputs in host memory, through the
 // budget driver too.
@@ -59,6 +64,9 @@
 // ALONE-NOT: memsched.swap_in
 // ALONE-LABEL: func.func @caller
 // ALONE-SAME: tensor<64x64xf32> {memsched.host_memory}
+
+// STATEALONE: memsched.offload = {arguments = 2 : i64, grads = true, inputs = false,
+// WITHBATCH: memsched.offload = {arguments = 3 : i64, grads = true, inputs = true,
 
 // CALL-LABEL: func.func private @helper
 // CALL-SAME: (%{{[a-z0-9]+}}: tensor<64x64xf32>) -> tensor<64x64xf32>

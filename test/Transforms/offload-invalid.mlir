@@ -1,5 +1,8 @@
 // RUN: memsched-opt %s -split-input-file -verify-diagnostics -memsched-offload=offload=params,grads
 // RUN: not memsched-opt %s -split-input-file -mlir-print-op-on-diagnostic=false -memsched-offload=offload=params,momentum -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// Through the budget driver, each refusal is reported as well (it was held
+// back and lost: the pass failed without a word).
+// RUN: not memsched-opt %s -split-input-file -mlir-print-op-on-diagnostic=false "-memsched-optimize=budget=min offload=params,grads" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIT
 
 // Tests memsched-offload's refusals (each decided before any rewrite): no
 // parameters to tell apart, a parameter written in place, a parameter
@@ -52,3 +55,9 @@ func.func @twice(%w: tensor<8xf32> {memsched.host_memory}, %x: tensor<8xf32>) ->
 }
 
 // UNKNOWN: unknown offload entry 'momentum'; expected a comma-separated subset of params, grads, optimizer, inputs
+
+// FIT: error: memsched-offload: cannot tell the parameters of '@no_gradients'
+// FIT: error: memsched-offload: parameter #0 of '@written_in_place' is written in place by 'linalg.mul'
+// FIT: error: memsched-offload: parameter #0 of '@returned' is returned
+// FIT: error: memsched-offload: gradient #0 of '@argument_gradient' is an argument
+// FIT: error: memsched-offload: '@twice' is offloaded already

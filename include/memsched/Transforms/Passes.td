@@ -698,7 +698,8 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
     * `inputs`: each argument after those the step updates (the batch,
       labels; every argument of a function with none) that is a statically
       shaped tensor without an encoding moves the way a parameter does;
-      other arguments (scalars, dynamic shapes) stay.
+      other arguments (scalars, dynamic shapes) and inputs the function
+      returns or writes in place stay.
     * With optimizer state, the optimizer's update of each parameter first
       moves to right after its gradient (the last op before the optimizer
       it reads), so that its state's copies overlap the rest of the
@@ -708,8 +709,8 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
     keeps its calling convention and is left as it is. Refused, with the IR
     unchanged: unknown names, a function whose
     parameters cannot be told apart (unless only `inputs` move), a
-    parameter or input the function writes in place (the destination of an
-    op) or returns, a gradient that is an
+    parameter the function writes in place (the destination of an op) or
+    returns, a gradient that is an
     argument, `optimizer` without optimizer state, a
     `memsched.training_step` that does not match the signature. One remark
     per function gives the device bytes moved to host.
