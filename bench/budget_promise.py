@@ -5,7 +5,8 @@
         [--models NAME...] [--budgets 0.3 0.5 ...] [--passes optimize ...]
 
 For each model of bench/models and each budget it runs memsched-optimize
-(and, with --passes, memsched-remat / memsched-swap / memsched-fit) with
+(and, with --passes, memsched-remat / memsched-swap / memsched-fit, or
+`offload`: memsched-optimize with offload=params,grads,inputs) with
 `budget=<f>x device=h100`, then canonicalize and cse, and measures with
 memsched-report: planned bytes after the pass and after cleanup against
 the budget, the lever chosen, the modelled time against the unplanned step,
@@ -27,6 +28,10 @@ import memsched
 HERE = os.path.dirname(os.path.abspath(__file__))
 PIPELINES = {
     "optimize": "memsched-optimize{budget=%s device=h100}",
+    # The state and the batch may stay in host memory: the promise counts
+    # the device alone.
+    "offload": "memsched-optimize{budget=%s offload=params,grads,inputs "
+               "device=h100}",
     "fit": "func.func(memsched-fit{budget=%s device=h100})",
     "remat": "func.func(memsched-remat{budget=%s device=h100})",
     "swap": "func.func(memsched-swap{budget=%s device=h100})",
