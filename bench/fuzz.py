@@ -39,7 +39,8 @@ Checks, each a failure class of the summary:
 - device: on the same small programs, for a share (``--gpu-rate``), the
   device pipeline with kernels emulated on the host (``python3 -m
   memsched.run --emulate``, as given, with memsched-optimize at ``min`` or
-  at 0.8x): its results not bit-identical to the CPU pipeline's, or the
+  at 0.8x, half of them with the inputs in host memory, ``--offload
+  inputs``): its results not bit-identical to the CPU pipeline's, or the
   device high-water mark not the planned device memory (a refusal with a
   clear error is an outcome, not a failure);
 - ir-changed: with memsched-opt (every ``--subprocess-every``-th program),
@@ -97,6 +98,8 @@ FAILURE_CLASSES = ["crash", "timeout", "slow", "verifier", "diagnostic",
                    "device", "ir-changed", "plan"]
 # The emulated device runs' budgets (memsched.run --budget; "" for none).
 DEVICE_BUDGETS = ["", "min", "0.8x"]
+# And what it keeps in host memory (memsched.run --offload; "" for nothing).
+DEVICE_OFFLOADS = ["", "inputs"]
 SINGLE_PASSES = ["memsched-report", "reorder", "inplace", "remat", "swap",
                  "fit"]
 CONTROL_FLOW_SHARE = 0.1
@@ -328,11 +331,14 @@ class Worker:
                             else "bits differ"))
         if execute and rng.random() < self.args.gpu_rate:
             budget = rng.choice(DEVICE_BUDGETS)
+            # Drawn after the budget, so that the budgets drawn stay as
+            # they were: the inputs in host memory, pinned for the call.
+            offload = rng.choice(DEVICE_OFFLOADS)
             label = "device-emulated"
-            pipeline = device_pipeline(entry, budget)
+            pipeline = device_pipeline(entry, budget, offload)
             self.say("pass", label, pipeline)
             stats["passes"] += 1
-            report = self.device(text, entry, budget)
+            report = self.device(text, entry, budget, offload)
             if isinstance(report, str):
                 outcomes[label] = first_error(report)
                 self.check_error(fail, label, pipeline, report)
@@ -350,7 +356,7 @@ class Worker:
                                            report.get("planned_device_bytes")))
         return kind, stats, failures, outcomes
 
-    def device(self, text, entry, budget):
+    def device(self, text, entry, budget, offload=""):
         """The report of memsched.run on ``text`` with emulated kernels, or
         an error message."""
         import memsched.run as runner
@@ -361,6 +367,8 @@ class Worker:
                     "--tolerance", "exact"]
             if budget:
                 argv += ["--budget", budget]
+            if offload:
+                argv += ["--offload", offload]
             try:
                 return runner.run(runner.build_parser().parse_args(argv))
             except runner.RunError as error:
@@ -642,10 +650,11 @@ class Pool:
                 return fields
 
 
-def device_pipeline(entry, budget):
+def device_pipeline(entry, budget, offload=""):
     """memsched.run's arguments for the emulated device run."""
-    return "memsched.run --emulate --func %s --tolerance exact%s" % (
-        entry, " --budget " + budget if budget else "")
+    return "memsched.run --emulate --func %s --tolerance exact%s%s" % (
+        entry, " --budget " + budget if budget else "",
+        " --offload " + offload if offload else "")
 
 
 def repro(args, seed, pipeline):
