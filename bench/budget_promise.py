@@ -72,7 +72,7 @@ def main():
                     match = SMALLEST.search(str(error))
                     smallest = (int(match.group(1)) / base["planned_bytes"]
                                 if match else float("nan"))
-                    print("| %s | %s | %.1fx | no | | | | | %.3f | %.3f | %.1f |"
+                    print("| %s | %s | %gx | no | | | | | %.3f | %.3f | %.1f |"
                           % (model, kind, fraction, smallest,
                              base["floor_bytes"] / base["planned_bytes"],
                              seconds), flush=True)
@@ -85,7 +85,7 @@ def main():
                     timeline=False)["functions"][0]
                 violations += (after["planned_bytes"] > budget or
                                cleaned["planned_bytes"] > budget)
-                print("| %s | %s | %.1fx | yes | %.4f | %.4f | %s | %.3f | |"
+                print("| %s | %s | %gx | yes | %.4f | %.4f | %s | %.3f | |"
                       " %.3f | %.1f |" % (
                           model, kind, fraction,
                           after["planned_bytes"] / budget,
@@ -94,7 +94,7 @@ def main():
                           after["modeled_time_s"] / base["modeled_time_s"],
                           after["floor_bytes"] / base["planned_bytes"],
                           seconds), flush=True)
-                print("[%6.0f s] %s %s %.1fx" % (time.time() - start, model,
+                print("[%6.0f s] %s %s %gx" % (time.time() - start, model,
                                                   kind, fraction),
                       file=sys.stderr, flush=True)
     print("\nbudget violations: %d" % violations)
