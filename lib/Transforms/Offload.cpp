@@ -284,15 +284,25 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
     plan.copiesOutResult.push_back(isState ? selection.optimizer
                                            : selection.grads);
   }
-  // Inputs move where they are statically shaped tensors; anything else
-  // (a scalar, a dynamic shape) has no copy to plan and stays.
-  for (unsigned i = plan.numParams; i < func.getNumArguments(); ++i) {
-    auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
-    plan.movesArgument.push_back(selection.inputs && type &&
-                                 type.hasStaticShape() && !type.getEncoding());
-  }
   Block &entry = func.getBody().front();
   Operation *terminator = entry.getTerminator();
+  // Inputs move where they are statically shaped tensors the function only
+  // reads: a scalar or a dynamic shape has no copy to plan, and one it
+  // returns or writes in place would need its host copy updated.
+  auto isOnlyRead = [&](BlockArgument argument) {
+    return llvm::none_of(argument.getUses(), [&](OpOperand &use) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+      return entry.findAncestorOpInBlock(*use.getOwner()) == terminator ||
+             (dps && dps.isDpsInit(&use));
+    });
+  };
+  for (unsigned i = plan.numParams; i < func.getNumArguments(); ++i) {
+    BlockArgument argument = func.getArgument(i);
+    auto type = dyn_cast<RankedTensorType>(argument.getType());
+    plan.movesArgument.push_back(selection.inputs && type &&
+                                 type.hasStaticShape() && !type.getEncoding() &&
+                                 isOnlyRead(argument));
+  }
   // Each op's position and the modelled compute before it, once: every
   // gap and prefetch distance below is a difference of two of these.
   SmallVector<Operation *> ops;
@@ -314,45 +324,29 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
   std::vector<PlannedCopy> copies;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     BlockArgument param = func.getArgument(i);
-    bool isParam = i < plan.numParams;
-    StringRef what = isParam ? "parameter" : "input";
     plan.issueBefore.emplace_back();
     plan.issueStart.emplace_back();
-    if (!isParam) {
+    if (i >= plan.numParams) {
       if (plan.movesArgument[i] && func.getArgAttr(i, kHostMemoryAttrName))
         return emitError(func.getLoc())
                << "memsched-offload: '@" << func.getSymName()
                << "' is offloaded already (argument #" << i
                << " is in host memory)";
-      // An input the function returns or writes in place would need its
-      // host copy updated: it stays on the device.
-      if (plan.movesArgument[i] &&
-          llvm::any_of(param.getUses(), [&](OpOperand &use) {
-            auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
-            return entry.findAncestorOpInBlock(*use.getOwner()) == terminator ||
-                   (dps && dps.isDpsInit(&use));
-          }))
-        plan.movesArgument[i] = false;
-      if (!plan.movesArgument[i]) {
-        plan.readerGroups.emplace_back();
-        continue;
-      }
-    }
-    auto type = cast<RankedTensorType>(param.getType());
-    if (isParam && (!type.hasStaticShape() || type.getEncoding()))
-      return emitError(func.getLoc())
-             << "memsched-offload: parameter #" << i << " of '@"
-             << func.getSymName() << "' has type " << type
-             << "; only statically shaped tensors without an encoding move";
-    if (isParam && (func.getArgAttr(i, kHostMemoryAttrName) ||
-                    func.getResultAttr(i + 1, kHostMemoryAttrName)))
-      return emitError(func.getLoc())
-             << "memsched-offload: '@" << func.getSymName()
-             << "' is offloaded already (argument #" << i << " or result #"
-             << i + 1 << " is in host memory)";
-    if (isParam && plan.copiesOutResult[i]) {
-      Value grad = terminator->getOperand(i + 1);
-      if (isa<BlockArgument>(grad))
+    } else {
+      auto type = cast<RankedTensorType>(param.getType());
+      if (!type.hasStaticShape() || type.getEncoding())
+        return emitError(func.getLoc())
+               << "memsched-offload: parameter #" << i << " of '@"
+               << func.getSymName() << "' has type " << type
+               << "; only statically shaped tensors without an encoding move";
+      if (func.getArgAttr(i, kHostMemoryAttrName) ||
+          func.getResultAttr(i + 1, kHostMemoryAttrName))
+        return emitError(func.getLoc())
+               << "memsched-offload: '@" << func.getSymName()
+               << "' is offloaded already (argument #" << i << " or result #"
+               << i + 1 << " is in host memory)";
+      if (plan.copiesOutResult[i] &&
+          isa<BlockArgument>(terminator->getOperand(i + 1)))
         return emitError(func.getLoc())
                << "memsched-offload: gradient #" << i << " of '@"
                << func.getSymName() << "' is an argument, not a value the "
@@ -362,23 +356,24 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
       plan.readerGroups.emplace_back();
       continue;
     }
-    // The readers in program order; a write into the argument (it is an
-    // op's destination) or returning it would need the host copy updated.
+    // The readers in program order; a write into the parameter (it is an
+    // op's destination) or returning it would need the host copy updated
+    // (such an input stays on the device, above).
     SmallVector<Operation *> readers;
     for (OpOperand &use : param.getUses()) {
       Operation *reader = entry.findAncestorOpInBlock(*use.getOwner());
       if (reader == terminator)
         return emitError(func.getLoc())
-               << "memsched-offload: " << what << " #" << i << " of '@"
-               << func.getSymName() << "' is returned; an offloaded " << what
-               << " stays in host memory";
+               << "memsched-offload: parameter #" << i << " of '@"
+               << func.getSymName() << "' is returned; an offloaded "
+               << "parameter stays in host memory";
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
           dps && dps.isDpsInit(&use))
         return emitError(use.getOwner()->getLoc())
-               << "memsched-offload: " << what << " #" << i << " of '@"
+               << "memsched-offload: parameter #" << i << " of '@"
                << func.getSymName() << "' is written in place by '"
-               << use.getOwner()->getName() << "'; an offloaded " << what
-               << " is read only";
+               << use.getOwner()->getName()
+               << "'; an offloaded parameter is read only";
       if (!llvm::is_contained(readers, reader))
         readers.push_back(reader);
     }
@@ -387,8 +382,9 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
     });
     const DeviceSpec &device = costs.getDevice();
     double copySeconds =
-        device.copyLatency + static_cast<double>(*getStorageBytes(type)) /
-                                 std::max(device.hostToDeviceBandwidth, 1.0);
+        device.copyLatency +
+        static_cast<double>(*getStorageBytes(param.getType())) /
+            std::max(device.hostToDeviceBandwidth, 1.0);
     // A new group where the compute between two readers would hide a
     // second copy twice over: holding the copy that long costs memory for
     // nothing.

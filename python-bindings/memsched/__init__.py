@@ -86,8 +86,9 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     plan tried; ``swap_bytes``, ``swap_hidden_fraction`` and
     ``modeled_time_s`` describe the result. ``offload`` (a subset of
     ``"params"``, ``"grads"``, ``"optimizer"``, ``"inputs"``) is what may
-    stay in host memory (``memsched-offload``; ``inputs``: the batch): with a budget the step is
-    planned with and without it there and the better kept (the report's
+    stay in host memory (``memsched-offload``; ``inputs``: the batch):
+    with a budget the step is planned with and without it there and the
+    better kept (the report's
     ``fit.offload`` says which; the arguments' ``memsched.host_memory``
     attributes say where each lives); without one it is offloaded.
     ``ilp_max_tasks`` > 0 lets recomputation also solve Checkmate's ILP on

@@ -336,7 +336,8 @@ def build_parser():
                         help="device preset or JSON file for the cost model")
     parser.add_argument("--offload", default="",
                         help="keep resident state in host memory: a "
-                        "comma-separated subset of params, grads, optimizer, inputs")
+                        "comma-separated subset of params, grads, optimizer, "
+                        "inputs")
     parser.add_argument("--no-remat", dest="remat", action="store_false")
     parser.add_argument("--no-swap", dest="swap", action="store_false")
     parser.add_argument("--chip", default="sm_90")

@@ -78,9 +78,8 @@ struct OptimizeOptionsBase : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Resident state that may stay in host memory "
                      "(memsched-offload): a comma-separated subset of "
                      "params, grads, optimizer, inputs; empty: none. With a "
-                     "budget "
-                     "planned both ways and the better kept; without, "
-                     "offloaded")};
+                     "budget planned both ways and the better kept; "
+                     "without, offloaded")};
   ::mlir::detail::PassOptions::Option<int64_t> ilpMaxTasks{
       *this, "ilp-max-tasks",
       llvm::cl::desc("Recomputation also solves Checkmate's ILP on "

@@ -707,10 +707,9 @@ def MemschedOffloadPass : Pass<"memsched-offload", "mlir::func::FuncOp"> {
 
     A private function (called within the module with device values)
     keeps its calling convention and is left as it is. Refused, with the IR
-    unchanged: unknown names, a function whose
-    parameters cannot be told apart (unless only `inputs` move), a
-    parameter the function writes in place (the destination of an op) or
-    returns, a gradient that is an
+    unchanged: unknown names, a function whose parameters cannot be told
+    apart (unless only `inputs` move), a parameter the function writes in
+    place (the destination of an op) or returns, a gradient that is an
     argument, `optimizer` without optimizer state, a
     `memsched.training_step` that does not match the signature. One remark
     per function gives the device bytes moved to host.
