@@ -1472,6 +1472,14 @@ bool mlir::memsched::isInPlaceCandidate(
     return false;
   if (!mayWriteIntoInput(op, init, input, bufferOf))
     return false;
+  // An insertion over its whole destination is folded into its source by
+  // canonicalization, which would move the write into the source's buffer: an
+  // argument, or a buffer read later, where the write needs a copy.
+  if (auto insert = input.get().getDefiningOp<tensor::InsertSliceOp>();
+      insert && insert.getSourceType() == insert.getResultType() &&
+      areAllConstantIntValue(insert.getMixedOffsets(), 0) &&
+      areAllConstantIntValue(insert.getMixedStrides(), 1))
+    return false;
   ValueId inputId = graph.getValueId(input.get());
   if (inputId == kNoId)
     return false;

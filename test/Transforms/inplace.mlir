@@ -109,3 +109,32 @@ func.func @already_in_place(%x: tensor<64xf32>) -> tensor<64xf32> {
   %s = linalg.add ins(%a, %b : tensor<64xf32>, tensor<64xf32>) outs(%a : tensor<64xf32>) -> tensor<64xf32>
   return %s : tensor<64xf32>
 }
+
+// -----
+
+// An insertion over its whole destination is no destination: cleanup folds
+// it into its source, which would move the write into an argument (%i) or
+// into a value read later (%j, whose source %a the add reads), where
+// bufferization copies.
+// CHECK-LABEL: func.func @whole_insertion
+// CHECK:         %[[I:.+]] = tensor.insert_slice %arg1 into %arg0
+// CHECK:         linalg.negf ins(%[[I]] : tensor<64xf32>) outs(%{{[0-9]+}} : tensor<64xf32>)
+// CHECK:         %[[A:.+]] = linalg.exp
+// CHECK:         %[[J:.+]] = tensor.insert_slice %[[A]]
+// CHECK:         %[[M:.+]] = linalg.negf ins(%[[J]] : tensor<64xf32>) outs(%{{[0-9]+}} : tensor<64xf32>)
+// CHECK:         linalg.add ins(%[[A]], %[[M]] : tensor<64xf32>, tensor<64xf32>) outs(%[[A]] : tensor<64xf32>)
+// expected-remark @below {{memsched-inplace: 1 ops write into a dead input}}
+func.func @whole_insertion(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %i = tensor.insert_slice %y into %x[0] [64] [1] : tensor<64xf32> into tensor<64xf32>
+  %e0 = tensor.empty() : tensor<64xf32>
+  %n = linalg.negf ins(%i : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64xf32>
+  %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<64xf32>
+  %j = tensor.insert_slice %a into %e2[0] [64] [1] : tensor<64xf32> into tensor<64xf32>
+  %e3 = tensor.empty() : tensor<64xf32>
+  %m = linalg.negf ins(%j : tensor<64xf32>) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
+  %e4 = tensor.empty() : tensor<64xf32>
+  %s = linalg.add ins(%a, %m : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
+  return %n, %s, %x : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
+}

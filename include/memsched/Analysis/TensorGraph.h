@@ -190,13 +190,14 @@ bool mayWriteIntoInput(Operation *op, OpOperand &init, OpOperand &input,
 /// Whether memsched-inplace may make the result of `op` tied to `init` take
 /// the buffer of `input`, as far as the op and the buffers' kinds go:
 /// mayWriteIntoInput, the init (where it has a buffer) is transient and not
-/// already one of the inputs' buffers, the input is not a call's result (a
-/// call's results may alias each other or its arguments, which one-shot
-/// bufferization does not see at the call), and it is transient or, where
-/// `mayOverwrite` allows (donated arguments), resident. Whether anything reads
-/// the input's buffer afterwards is the caller's to check: memsched-inplace in
-/// the order, the recomputation planners' model (Task::inPlaceWrites) in each
-/// plan's.
+/// already one of the inputs' buffers, the input is not an insertion over its
+/// whole destination (canonicalization folds it into its source) nor a call's
+/// result (a call's results may alias each other or its arguments, which
+/// one-shot bufferization does not see at the call), and it is transient or,
+/// where `mayOverwrite` allows (donated arguments), resident. Whether anything
+/// reads the input's buffer afterwards is the caller's to check:
+/// memsched-inplace in the order, the recomputation planners' model
+/// (Task::inPlaceWrites) in each plan's.
 bool isInPlaceCandidate(const TensorGraph &graph, Operation *op,
                         OpOperand &init, OpOperand &input,
                         llvm::function_ref<int32_t(Value)> bufferOf,
