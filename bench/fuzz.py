@@ -15,7 +15,9 @@ budgets of 0.3x-1.0x or ``min`` on a random
 device, memsched-split then memsched-remat at one budget,
 memsched-optimize without a budget, memsched-report (json),
 one-shot bufferization + memsched-plan-buffers, memsched-to-cpu-pipeline,
-memsched-optimize with offload=inputs at a budget.
+memsched-optimize with offload=inputs at a budget, and a pipeline with
+cleanup between its passes (memsched-reorder, cse, canonicalize,
+memsched-remat, cse, canonicalize, memsched-swap, both at one budget).
 Checks, each a failure class of the summary:
 
 - crash: the process running the passes dies (signal, ``LLVM ERROR``);
@@ -181,6 +183,14 @@ def pass_specs(rng):
     specs.append(("optimize-offload", "memsched-optimize{budget=%s "
                   "offload=inputs device=%s}" % (budget, device), fraction,
                   True))
+    # A user's pipeline with cleanup between the passes: each pass plans
+    # what the last one's cleanup left, and the second budget applies to
+    # that (the same fraction again, so at most its square of the input).
+    budget, fraction = budget_form(rng)
+    specs.append(("remat+cleanup+swap", "func.func(memsched-reorder),cse,"
+                  "canonicalize,func.func(memsched-remat{budget=%s}),cse,"
+                  "canonicalize,func.func(memsched-swap{budget=%s})"
+                  % (budget, budget), fraction, True))
     return specs
 
 
