@@ -25,6 +25,9 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <limits>
+#include <numeric>
+
 namespace mlir::memsched {
 #define GEN_PASS_DEF_MEMSCHEDINPLACEPASS
 #include "memsched/Transforms/Passes.h.inc"
@@ -45,6 +48,72 @@ getSwappedOutBuffers(func::FuncOp func, const TensorGraph &graph) {
   });
   return swappedOut;
 }
+
+namespace {
+/// Bytes live at each step of the program order, where a range of steps may
+/// gain bytes and the largest count of a range is asked for: a segment tree
+/// with lazy range additions, O(log n) per query and update.
+class LiveBytesByStep {
+public:
+  explicit LiveBytesByStep(const std::vector<int64_t> &bytes)
+      : size(bytes.size()), maxBytes(4 * std::max<size_t>(size, 1), 0),
+        pending(maxBytes.size(), 0) {
+    if (size > 0)
+      build(1, 0, size - 1, bytes);
+  }
+  /// The most bytes live at a step of [first, last].
+  int64_t getMax(size_t first, size_t last) {
+    return query(1, 0, size - 1, first, last);
+  }
+  /// Adds `bytes` at every step of [first, last].
+  void add(size_t first, size_t last, int64_t bytes) {
+    update(1, 0, size - 1, first, last, bytes);
+  }
+
+private:
+  void build(size_t node, size_t low, size_t high,
+             const std::vector<int64_t> &bytes) {
+    if (low == high) {
+      maxBytes[node] = bytes[low];
+      return;
+    }
+    size_t mid = (low + high) / 2;
+    build(2 * node, low, mid, bytes);
+    build(2 * node + 1, mid + 1, high, bytes);
+    maxBytes[node] = std::max(maxBytes[2 * node], maxBytes[2 * node + 1]);
+  }
+  int64_t query(size_t node, size_t low, size_t high, size_t first,
+                size_t last) {
+    if (last < low || high < first)
+      return std::numeric_limits<int64_t>::min();
+    if (first <= low && high <= last)
+      return maxBytes[node];
+    size_t mid = (low + high) / 2;
+    return pending[node] +
+           std::max(query(2 * node, low, mid, first, last),
+                    query(2 * node + 1, mid + 1, high, first, last));
+  }
+  void update(size_t node, size_t low, size_t high, size_t first, size_t last,
+              int64_t bytes) {
+    if (last < low || high < first)
+      return;
+    if (first <= low && high <= last) {
+      maxBytes[node] += bytes;
+      pending[node] += bytes;
+      return;
+    }
+    size_t mid = (low + high) / 2;
+    update(2 * node, low, mid, first, last, bytes);
+    update(2 * node + 1, mid + 1, high, first, last, bytes);
+    maxBytes[node] =
+        pending[node] + std::max(maxBytes[2 * node], maxBytes[2 * node + 1]);
+  }
+
+  size_t size;
+  std::vector<int64_t> maxBytes;
+  std::vector<int64_t> pending;
+};
+} // namespace
 
 int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
                                              const TensorGraph &graph,
@@ -83,41 +152,150 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   llvm::DenseSet<sched::BufferId> swappedOut =
       getSwappedOutBuffers(func, graph);
 
+  // First step using each buffer (the write's result may be allocated before
+  // its task, by a fill of its init).
+  std::vector<int64_t> firstUse(problem.numBuffers(), -1);
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const sched::Value &value = problem.value(static_cast<sched::ValueId>(id));
+    auto use = [&](sched::TaskId task) {
+      int64_t &first = firstUse[value.buffer];
+      first = first < 0 ? task : std::min<int64_t>(first, task);
+    };
+    if (value.producer != sched::kNoId)
+      use(value.producer);
+    for (sched::TaskId consumer : value.consumers)
+      use(consumer);
+  }
+
+  // A result written into a slice of a larger buffer keeps the whole buffer
+  // live for as long as the result: the write saves the result's bytes up to
+  // its step and costs the difference at every later step the result lives
+  // (an LSTM step's output kept for the backward pass in its gate buffer).
+  // Such writes are decided after the others, each made only where no step
+  // of the program order then holds more bytes than before it (returned
+  // buffers counted from the start, as the planned bytes count them). The
+  // changes of every write made are kept as ranges of steps gaining bytes,
+  // applied to the simulated profile once a write into a larger buffer is
+  // weighed.
+  const size_t lastStep = graph.getNumTasks() - 1;
+  struct StepRangeBytes {
+    size_t first, last;
+    int64_t bytes;
+  };
+  SmallVector<StepRangeBytes> changes;
+  std::optional<LiveBytesByStep> liveBytes;
+  auto sizeOf = [&](sched::BufferId buffer) {
+    return buffer == sched::kNoId ? int64_t{0}
+                                  : problem.buffer(buffer).sizeBytes;
+  };
+  auto getWriteChanges = [&](sched::TaskId task, sched::BufferId buffer,
+                             sched::BufferId resultBuffer) {
+    SmallVector<StepRangeBytes, 3> ranges;
+    auto rangeOf = [&](sched::BufferId of) -> std::pair<size_t, size_t> {
+      if (escaping[of])
+        return {0, lastStep};
+      return {static_cast<size_t>(std::max<int64_t>(firstUse[of], 0)),
+              static_cast<size_t>(std::max<int64_t>(lastUse[of], 0))};
+    };
+    auto [bufferFirst, bufferLast] = rangeOf(buffer);
+    ranges.push_back({bufferFirst, bufferLast, -sizeOf(buffer)});
+    size_t newFirst = bufferFirst, newLast = bufferLast;
+    if (resultBuffer != sched::kNoId) {
+      auto [resultFirst, resultLast] = rangeOf(resultBuffer);
+      ranges.push_back({resultFirst, resultLast, -sizeOf(resultBuffer)});
+      newFirst = escaping[resultBuffer] ? 0 : bufferFirst;
+      newLast = std::max(newLast, resultLast);
+    }
+    ranges.push_back({newFirst, newLast, sizeOf(buffer)});
+    return ranges;
+  };
+  // Whether the write into a larger buffer raises no step above the
+  // highest one; made on the profile if so.
+  auto keepsPeak = [&](ArrayRef<StepRangeBytes> ranges) {
+    if (!liveBytes) {
+      std::vector<sched::TaskId> programOrder(graph.getNumTasks());
+      std::iota(programOrder.begin(), programOrder.end(), 0);
+      sched::MemoryProfile profile =
+          sched::simulateCheckedMemory(problem, programOrder);
+      sched::countEscapingFromStart(problem, profile);
+      liveBytes.emplace(profile.liveBytes);
+      for (const StepRangeBytes &range : changes)
+        liveBytes->add(range.first, range.last, range.bytes);
+    }
+    int64_t peak = liveBytes->getMax(0, lastStep);
+    for (const StepRangeBytes &range : ranges)
+      liveBytes->add(range.first, range.last, range.bytes);
+    if (liveBytes->getMax(0, lastStep) <= peak)
+      return true;
+    for (const StepRangeBytes &range : ranges)
+      liveBytes->add(range.first, range.last, -range.bytes);
+    return false;
+  };
+
   int64_t rewritten = 0;
+  // An argument's buffer holds the argument or what was written into it
+  // since (a donated argument's in-place chain continues).
+  auto mayOverwrite = [&](sched::BufferId buffer) {
+    return donateArguments && argumentBuffers.contains(buffer);
+  };
+  // Writes the result tied to `init` into a dead input; into a larger one
+  // only with `intoLarger` and where that keeps the peak (above).
+  auto rewriteInit = [&](sched::TaskId task, linalg::LinalgOp linalgOp,
+                         OpOperand &init, bool intoLarger,
+                         bool &largerSkipped) {
+    Value result = linalgOp.getTiedOpResult(&init);
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      Value candidate = input->get();
+      if (!isInPlaceCandidate(graph, linalgOp, init, *input, getBuffer,
+                              mayOverwrite))
+        continue;
+      sched::BufferId buffer = getBuffer(candidate);
+      if (escaping[buffer] || lastUse[buffer] != task ||
+          swappedOut.contains(buffer))
+        continue;
+      sched::BufferId resultBuffer = getBuffer(result);
+      SmallVector<StepRangeBytes, 3> ranges =
+          getWriteChanges(task, buffer, resultBuffer);
+      if (sizeOf(buffer) > sizeOf(resultBuffer)) {
+        largerSkipped = true;
+        if (!intoLarger || !keepsPeak(ranges))
+          continue;
+      } else if (liveBytes) {
+        for (const StepRangeBytes &range : ranges)
+          liveBytes->add(range.first, range.last, range.bytes);
+      }
+      changes.append(ranges.begin(), ranges.end());
+      init.set(candidate);
+      bufferOf[result] = buffer;
+      // The result's readers now read the input's buffer.
+      if (resultBuffer != sched::kNoId) {
+        lastUse[buffer] = std::max(lastUse[buffer], lastUse[resultBuffer]);
+        if (escaping[resultBuffer])
+          escaping[buffer] = true;
+      }
+      ++rewritten;
+      return true;
+    }
+    return false;
+  };
+  SmallVector<std::pair<sched::TaskId, OpOperand *>> deferred;
   for (sched::TaskId task = 0;
        task < static_cast<sched::TaskId>(graph.getNumTasks()); ++task) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(graph.getOp(task));
     if (!linalgOp)
       continue;
-    // An argument's buffer holds the argument or what was written into it
-    // since (a donated argument's in-place chain continues).
-    auto mayOverwrite = [&](sched::BufferId buffer) {
-      return donateArguments && argumentBuffers.contains(buffer);
-    };
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      Value result = linalgOp.getTiedOpResult(&init);
-      for (OpOperand *input : linalgOp.getDpsInputOperands()) {
-        Value candidate = input->get();
-        if (!isInPlaceCandidate(graph, linalgOp, init, *input, getBuffer,
-                                mayOverwrite))
-          continue;
-        sched::BufferId buffer = getBuffer(candidate);
-        if (escaping[buffer] || lastUse[buffer] != task ||
-            swappedOut.contains(buffer))
-          continue;
-        sched::BufferId resultBuffer = getBuffer(result);
-        init.set(candidate);
-        bufferOf[result] = buffer;
-        // The result's readers now read the input's buffer.
-        if (resultBuffer != sched::kNoId) {
-          lastUse[buffer] = std::max(lastUse[buffer], lastUse[resultBuffer]);
-          if (escaping[resultBuffer])
-            escaping[buffer] = true;
-        }
-        ++rewritten;
-        break;
-      }
+      bool largerSkipped = false;
+      if (!rewriteInit(task, linalgOp, init, /*intoLarger=*/false,
+                       largerSkipped) &&
+          largerSkipped)
+        deferred.push_back({task, &init});
     }
+  }
+  for (auto [task, init] : deferred) {
+    bool largerSkipped = false;
+    rewriteInit(task, cast<linalg::LinalgOp>(graph.getOp(task)), *init,
+                /*intoLarger=*/true, largerSkipped);
   }
   return rewritten;
 }

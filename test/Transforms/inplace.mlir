@@ -138,3 +138,50 @@ func.func @whole_insertion(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64
   %s = linalg.add ins(%a, %m : tensor<64xf32>, tensor<64xf32>) outs(%e4 : tensor<64xf32>) -> tensor<64xf32>
   return %n, %s, %x : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// Written into the slice of %big, %r would keep all of %big's 4 KiB live
+// until the add, beside the 16 KiB exp, where it holds 1 KiB on its own: a
+// write into a larger buffer is made only where no step then holds more
+// than the peak (here it would raise the planned bytes from 38 to 40 KiB).
+// CHECK-LABEL: func.func @slice_of_larger_kept
+// CHECK:         %[[S:.+]] = tensor.extract_slice
+// CHECK:         %[[R:.+]] = linalg.negf ins(%[[S]] : tensor<256xf32>) outs(%{{[0-9]+}} : tensor<256xf32>)
+// CHECK:         linalg.add ins(%[[R]], %{{.+}} : tensor<256xf32>, tensor<256xf32>) outs(%[[R]] : tensor<256xf32>)
+// expected-remark @below {{memsched-inplace: 1 ops write into a dead input; peak 38.00 KiB -> 37.00 KiB}}
+func.func @slice_of_larger_kept(%x: tensor<1024xf32>, %w: tensor<4096xf32>) -> tensor<256xf32> {
+  %e0 = tensor.empty() : tensor<1024xf32>
+  %big = linalg.exp ins(%x : tensor<1024xf32>) outs(%e0 : tensor<1024xf32>) -> tensor<1024xf32>
+  %s = tensor.extract_slice %big[0] [256] [1] : tensor<1024xf32> to tensor<256xf32>
+  %e1 = tensor.empty() : tensor<256xf32>
+  %r = linalg.negf ins(%s : tensor<256xf32>) outs(%e1 : tensor<256xf32>) -> tensor<256xf32>
+  %e2 = tensor.empty() : tensor<4096xf32>
+  %p = linalg.exp ins(%w : tensor<4096xf32>) outs(%e2 : tensor<4096xf32>) -> tensor<4096xf32>
+  %p3 = tensor.extract_slice %p[0] [256] [1] : tensor<4096xf32> to tensor<256xf32>
+  %e3 = tensor.empty() : tensor<256xf32>
+  %q = linalg.add ins(%r, %p3 : tensor<256xf32>, tensor<256xf32>) outs(%e3 : tensor<256xf32>) -> tensor<256xf32>
+  return %q : tensor<256xf32>
+}
+
+// -----
+
+// Where the larger buffer's bytes stay under the peak (the 16 KiB exp is
+// returned, so counted from the start), the write into the slice is made:
+// %big's 4 KiB replace %big and %r side by side at the negf.
+// CHECK-LABEL: func.func @slice_of_larger_written
+// CHECK:         %[[S:.+]] = tensor.extract_slice
+// CHECK:         linalg.negf ins(%[[S]] : tensor<256xf32>) outs(%[[S]] : tensor<256xf32>)
+// expected-remark @below {{memsched-inplace: 1 ops write into a dead input}}
+func.func @slice_of_larger_written(%x: tensor<1024xf32>, %w: tensor<4096xf32>) -> (tensor<256xf32>, tensor<4096xf32>) {
+  %e0 = tensor.empty() : tensor<1024xf32>
+  %big = linalg.exp ins(%x : tensor<1024xf32>) outs(%e0 : tensor<1024xf32>) -> tensor<1024xf32>
+  %s = tensor.extract_slice %big[0] [256] [1] : tensor<1024xf32> to tensor<256xf32>
+  %e1 = tensor.empty() : tensor<256xf32>
+  %r = linalg.negf ins(%s : tensor<256xf32>) outs(%e1 : tensor<256xf32>) -> tensor<256xf32>
+  %e2 = tensor.empty() : tensor<4096xf32>
+  %p = linalg.exp ins(%w : tensor<4096xf32>) outs(%e2 : tensor<4096xf32>) -> tensor<4096xf32>
+  %e3 = tensor.empty() : tensor<256xf32>
+  %q = linalg.add ins(%r, %r : tensor<256xf32>, tensor<256xf32>) outs(%e3 : tensor<256xf32>) -> tensor<256xf32>
+  return %q, %p : tensor<256xf32>, tensor<4096xf32>
+}
