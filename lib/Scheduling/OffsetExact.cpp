@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffsetInstance.h"
+#include "memsched/Scheduling/RangeMaxTree.h"
 
 #include <algorithm>
 #include <memory>
@@ -18,80 +19,6 @@ using namespace mlir::memsched::scheduling::detail;
 using namespace mlir::memsched::scheduling::detail::offsets;
 
 namespace {
-
-/// A segment tree over sections with range add, range max, and a walk over
-/// the values above a threshold.
-class SectionTree {
-public:
-  explicit SectionTree(const std::vector<int64_t> &values) {
-    while (leaves < values.size())
-      leaves <<= 1;
-    best.assign(2 * leaves, kNone);
-    pending.assign(2 * leaves, 0);
-    for (size_t i = 0; i < values.size(); ++i)
-      best[leaves + i] = values[i];
-    for (size_t node = leaves - 1; node > 0; --node)
-      best[node] = std::max(best[2 * node], best[2 * node + 1]);
-  }
-  /// Adds \p delta to every value in [lo, hi).
-  void add(size_t lo, size_t hi, int64_t delta) {
-    add(1, 0, leaves, lo, hi, delta);
-  }
-  /// The largest value in [lo, hi).
-  int64_t max(size_t lo, size_t hi) const { return max(1, 0, leaves, lo, hi); }
-  /// Calls \p fn(section, value) for the values in [lo, hi) above
-  /// \p threshold.
-  template <typename Fn>
-  void forEachAbove(size_t lo, size_t hi, int64_t threshold, Fn fn) const {
-    forEachAbove(1, 0, leaves, lo, hi, threshold, 0, fn);
-  }
-
-private:
-  static constexpr int64_t kNone = std::numeric_limits<int64_t>::min() / 4;
-
-  void add(size_t node, size_t nodeLo, size_t nodeHi, size_t lo, size_t hi,
-           int64_t delta) {
-    if (hi <= nodeLo || nodeHi <= lo)
-      return;
-    if (lo <= nodeLo && nodeHi <= hi) {
-      best[node] += delta;
-      pending[node] += delta;
-      return;
-    }
-    size_t mid = (nodeLo + nodeHi) / 2;
-    add(2 * node, nodeLo, mid, lo, hi, delta);
-    add(2 * node + 1, mid, nodeHi, lo, hi, delta);
-    best[node] = std::max(best[2 * node], best[2 * node + 1]) + pending[node];
-  }
-  int64_t max(size_t node, size_t nodeLo, size_t nodeHi, size_t lo,
-              size_t hi) const {
-    if (hi <= nodeLo || nodeHi <= lo)
-      return kNone;
-    if (lo <= nodeLo && nodeHi <= hi)
-      return best[node];
-    size_t mid = (nodeLo + nodeHi) / 2;
-    return std::max(max(2 * node, nodeLo, mid, lo, hi),
-                    max(2 * node + 1, mid, nodeHi, lo, hi)) +
-           pending[node];
-  }
-  template <typename Fn>
-  void forEachAbove(size_t node, size_t nodeLo, size_t nodeHi, size_t lo,
-                    size_t hi, int64_t threshold, int64_t above, Fn &fn) const {
-    if (hi <= nodeLo || nodeHi <= lo || best[node] + above <= threshold)
-      return;
-    if (node >= leaves) {
-      fn(node - leaves, best[node] + above);
-      return;
-    }
-    size_t mid = (nodeLo + nodeHi) / 2;
-    above += pending[node];
-    forEachAbove(2 * node, nodeLo, mid, lo, hi, threshold, above, fn);
-    forEachAbove(2 * node + 1, mid, nodeHi, lo, hi, threshold, above, fn);
-  }
-
-  size_t leaves = 1;
-  std::vector<int64_t> best, pending;
-};
 
 /// A depth-first search over the canonical solutions of one partition,
 /// after MiniMalloc (Moffitt, ASPLOS'23): decide() finds a plan whose
@@ -173,7 +100,7 @@ private:
   /// Search state. The tree holds, per section, the padded bytes of its
   /// unplaced buffers minus the section's largest padding.
   int64_t capacity = 0;
-  std::unique_ptr<SectionTree> tree;
+  std::unique_ptr<RangeMaxTree> tree;
   std::vector<int64_t> minOffset;
   std::vector<char> placed;
   std::vector<int32_t> cuts;
@@ -447,7 +374,7 @@ CanonicalSearch::Status CanonicalSearch::decide(int64_t limit, int64_t maxNodes,
   for (int64_t limitNodes = 2 * std::max<int64_t>(m, 16);; limitNodes *= 2) {
     for (const char *keys : preorders) {
       preorder = keys;
-      tree = std::make_unique<SectionTree>(values);
+      tree = std::make_unique<RangeMaxTree>(values);
       rank.assign(m, 0);
       rankPart(root.items);
       minOffset.assign(m, 0);

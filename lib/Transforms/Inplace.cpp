@@ -18,6 +18,7 @@
 #include "memsched/Analysis/TensorGraph.h"
 #include "memsched/Dialect/Memsched/IR/MemschedOps.h"
 #include "memsched/Scheduling/MemorySimulator.h"
+#include "memsched/Scheduling/RangeMaxTree.h"
 #include "memsched/Transforms/Passes.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -25,7 +26,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <limits>
 #include <numeric>
 
 namespace mlir::memsched {
@@ -48,72 +48,6 @@ getSwappedOutBuffers(func::FuncOp func, const TensorGraph &graph) {
   });
   return swappedOut;
 }
-
-namespace {
-/// Bytes live at each step of the program order, where a range of steps may
-/// gain bytes and the largest count of a range is asked for: a segment tree
-/// with lazy range additions, O(log n) per query and update.
-class LiveBytesByStep {
-public:
-  explicit LiveBytesByStep(const std::vector<int64_t> &bytes)
-      : size(bytes.size()), maxBytes(4 * std::max<size_t>(size, 1), 0),
-        pending(maxBytes.size(), 0) {
-    if (size > 0)
-      build(1, 0, size - 1, bytes);
-  }
-  /// The most bytes live at a step of [first, last].
-  int64_t getMax(size_t first, size_t last) {
-    return query(1, 0, size - 1, first, last);
-  }
-  /// Adds `bytes` at every step of [first, last].
-  void add(size_t first, size_t last, int64_t bytes) {
-    update(1, 0, size - 1, first, last, bytes);
-  }
-
-private:
-  void build(size_t node, size_t low, size_t high,
-             const std::vector<int64_t> &bytes) {
-    if (low == high) {
-      maxBytes[node] = bytes[low];
-      return;
-    }
-    size_t mid = (low + high) / 2;
-    build(2 * node, low, mid, bytes);
-    build(2 * node + 1, mid + 1, high, bytes);
-    maxBytes[node] = std::max(maxBytes[2 * node], maxBytes[2 * node + 1]);
-  }
-  int64_t query(size_t node, size_t low, size_t high, size_t first,
-                size_t last) {
-    if (last < low || high < first)
-      return std::numeric_limits<int64_t>::min();
-    if (first <= low && high <= last)
-      return maxBytes[node];
-    size_t mid = (low + high) / 2;
-    return pending[node] +
-           std::max(query(2 * node, low, mid, first, last),
-                    query(2 * node + 1, mid + 1, high, first, last));
-  }
-  void update(size_t node, size_t low, size_t high, size_t first, size_t last,
-              int64_t bytes) {
-    if (last < low || high < first)
-      return;
-    if (first <= low && high <= last) {
-      maxBytes[node] += bytes;
-      pending[node] += bytes;
-      return;
-    }
-    size_t mid = (low + high) / 2;
-    update(2 * node, low, mid, first, last, bytes);
-    update(2 * node + 1, mid + 1, high, first, last, bytes);
-    maxBytes[node] =
-        pending[node] + std::max(maxBytes[2 * node], maxBytes[2 * node + 1]);
-  }
-
-  size_t size;
-  std::vector<int64_t> maxBytes;
-  std::vector<int64_t> pending;
-};
-} // namespace
 
 int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
                                              const TensorGraph &graph,
@@ -177,36 +111,37 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   // changes of every write made are kept as ranges of steps gaining bytes,
   // applied to the simulated profile once a write into a larger buffer is
   // weighed.
-  const size_t lastStep = graph.getNumTasks() - 1;
+  const size_t numSteps = graph.getNumTasks();
+  // `bytes` more at the steps [begin, end).
   struct StepRangeBytes {
-    size_t first, last;
+    size_t begin, end;
     int64_t bytes;
   };
   SmallVector<StepRangeBytes> changes;
-  std::optional<LiveBytesByStep> liveBytes;
+  std::optional<sched::RangeMaxTree> liveBytes;
   auto sizeOf = [&](sched::BufferId buffer) {
     return buffer == sched::kNoId ? int64_t{0}
                                   : problem.buffer(buffer).sizeBytes;
   };
-  auto getWriteChanges = [&](sched::TaskId task, sched::BufferId buffer,
+  auto getWriteChanges = [&](sched::BufferId buffer,
                              sched::BufferId resultBuffer) {
     SmallVector<StepRangeBytes, 3> ranges;
     auto rangeOf = [&](sched::BufferId of) -> std::pair<size_t, size_t> {
       if (escaping[of])
-        return {0, lastStep};
+        return {0, numSteps};
       return {static_cast<size_t>(std::max<int64_t>(firstUse[of], 0)),
-              static_cast<size_t>(std::max<int64_t>(lastUse[of], 0))};
+              static_cast<size_t>(std::max<int64_t>(lastUse[of], 0)) + 1};
     };
-    auto [bufferFirst, bufferLast] = rangeOf(buffer);
-    ranges.push_back({bufferFirst, bufferLast, -sizeOf(buffer)});
-    size_t newFirst = bufferFirst, newLast = bufferLast;
+    auto [bufferBegin, bufferEnd] = rangeOf(buffer);
+    ranges.push_back({bufferBegin, bufferEnd, -sizeOf(buffer)});
+    size_t newBegin = bufferBegin, newEnd = bufferEnd;
     if (resultBuffer != sched::kNoId) {
-      auto [resultFirst, resultLast] = rangeOf(resultBuffer);
-      ranges.push_back({resultFirst, resultLast, -sizeOf(resultBuffer)});
-      newFirst = escaping[resultBuffer] ? 0 : bufferFirst;
-      newLast = std::max(newLast, resultLast);
+      auto [resultBegin, resultEnd] = rangeOf(resultBuffer);
+      ranges.push_back({resultBegin, resultEnd, -sizeOf(resultBuffer)});
+      newBegin = escaping[resultBuffer] ? 0 : bufferBegin;
+      newEnd = std::max(newEnd, resultEnd);
     }
-    ranges.push_back({newFirst, newLast, sizeOf(buffer)});
+    ranges.push_back({newBegin, newEnd, sizeOf(buffer)});
     return ranges;
   };
   // Whether the write into a larger buffer raises no step above the
@@ -220,15 +155,15 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
       sched::countEscapingFromStart(problem, profile);
       liveBytes.emplace(profile.liveBytes);
       for (const StepRangeBytes &range : changes)
-        liveBytes->add(range.first, range.last, range.bytes);
+        liveBytes->add(range.begin, range.end, range.bytes);
     }
-    int64_t peak = liveBytes->getMax(0, lastStep);
+    int64_t peak = liveBytes->max(0, numSteps);
     for (const StepRangeBytes &range : ranges)
-      liveBytes->add(range.first, range.last, range.bytes);
-    if (liveBytes->getMax(0, lastStep) <= peak)
+      liveBytes->add(range.begin, range.end, range.bytes);
+    if (liveBytes->max(0, numSteps) <= peak)
       return true;
     for (const StepRangeBytes &range : ranges)
-      liveBytes->add(range.first, range.last, -range.bytes);
+      liveBytes->add(range.begin, range.end, -range.bytes);
     return false;
   };
 
@@ -255,14 +190,14 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
         continue;
       sched::BufferId resultBuffer = getBuffer(result);
       SmallVector<StepRangeBytes, 3> ranges =
-          getWriteChanges(task, buffer, resultBuffer);
+          getWriteChanges(buffer, resultBuffer);
       if (sizeOf(buffer) > sizeOf(resultBuffer)) {
         largerSkipped = true;
         if (!intoLarger || !keepsPeak(ranges))
           continue;
       } else if (liveBytes) {
         for (const StepRangeBytes &range : ranges)
-          liveBytes->add(range.first, range.last, range.bytes);
+          liveBytes->add(range.begin, range.end, range.bytes);
       }
       changes.append(ranges.begin(), ranges.end());
       init.set(candidate);
