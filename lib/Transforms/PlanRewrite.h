@@ -49,7 +49,9 @@ void layOutTasks(func::FuncOp func, const TensorGraph &graph,
 /// Lets elementwise linalg ops of \p func whose payload ignores their init
 /// write into a dead input of the same type instead (one-shot bufferization
 /// then reuses that buffer); \p graph is \p func's. Arguments are written
-/// only with \p donateArguments. Returns the number of ops rewritten.
+/// only with \p donateArguments; a slice of a larger buffer only where no
+/// step of the program order then holds more bytes than the highest one
+/// before. Returns the number of ops rewritten.
 int64_t applyInplaceRewrites(func::FuncOp func, const TensorGraph &graph,
                              bool donateArguments);
 

@@ -38,7 +38,7 @@ public:
   }
   /// The largest value in [lo, hi).
   int64_t max(size_t lo, size_t hi) const { return max(1, 0, leaves, lo, hi); }
-  /// Calls \p fn(section, value) for the values in [lo, hi) above
+  /// Calls \p fn(position, value) for the values in [lo, hi) above
   /// \p threshold.
   template <typename Fn>
   void forEachAbove(size_t lo, size_t hi, int64_t threshold, Fn fn) const {
