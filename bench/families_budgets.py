@@ -12,12 +12,13 @@ LSTMs, encoder-decoder transformers, ...) are small, so every one of them
 runs on CPU. For each family and budget it runs `memsched-optimize
 {budget=<b>}` (and again with `offload=`), then cse and canonicalize, and
 checks what the project promises: the planned bytes after cleanup
-(memsched-report) within the budget, a budget out of reach refused with the
-smallest reachable footprint, a plan without offload or split ops no lower
+(memsched-report) within the budget asked for (and the budget the pass
+records no larger), a budget out of reach refused with the smallest
+reachable footprint, a plan without offload, split or fused ops no lower
 than the floor, and the step's results on CPU bit-identical to the
-unoptimised step's. Prints a Markdown
-table (planned bytes and modelled time over the unplanned step's, the
-floor, `ok`); exits 1 if any check fails.
+unoptimised step's. Prints a Markdown table (planned bytes and modelled
+time over the unplanned step's, the floor, `ok`); exits 1 if any check
+fails.
 """
 
 import argparse
@@ -95,13 +96,25 @@ def main():
                     failures += bool(problems)
                     continue
                 after = figures(optimized)
-                bound = after.get("fit", {}).get("budget_bytes")
-                if bound is not None and after["planned_bytes"] > bound:
-                    problems.append("planned %d B > budget %d B" % (
-                        after["planned_bytes"], bound))
+                fit = after.get("fit", {})
+                # The bound is the budget as asked, not the figure the pass
+                # records (checked against it too).
+                bound = (int(float(budget[:-1]) * planned)
+                         if budget.endswith("x") else None)
+                recorded = fit.get("budget_bytes")
+                if bound is not None and recorded is not None and \
+                        recorded > bound + 1:
+                    problems.append("recorded budget %d B > %d B" % (
+                        recorded, bound))
+                for limit in (bound, recorded):
+                    if limit is not None and after["planned_bytes"] > limit:
+                        problems.append("planned %d B > budget %d B" % (
+                            after["planned_bytes"], limit))
+                        break
+                # Split or fused ops change the ops that set the floor.
                 if not variant and after["planned_bytes"] < \
-                        base["floor_bytes"] and not after.get(
-                            "fit", {}).get("split"):
+                        base["floor_bytes"] and not fit.get("split") and \
+                        not fit.get("fused"):
                     problems.append("planned below the floor")
                 results = [a.tobytes() for a in run_with_inputs(
                     optimized, arguments)]

@@ -54,18 +54,23 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
                                              bool donateArguments) {
   const sched::Problem &problem = graph.getProblem();
 
-  // Last step reading or writing each buffer (-1 if none does), and which
-  // buffers must survive the function.
+  // First and last step reading or writing each buffer (-1 if none does; a
+  // write's result may be allocated before its task, by a fill of its init),
+  // and which buffers must survive the function.
+  std::vector<int64_t> firstUse(problem.numBuffers(), -1);
   std::vector<int64_t> lastUse(problem.numBuffers(), -1);
   std::vector<bool> escaping = problem.escapingBuffers();
   for (size_t id = 0; id < problem.numValues(); ++id) {
     const sched::Value &value = problem.value(static_cast<sched::ValueId>(id));
+    auto use = [&](sched::TaskId task) {
+      int64_t &first = firstUse[value.buffer];
+      first = first < 0 ? task : std::min<int64_t>(first, task);
+      lastUse[value.buffer] = std::max<int64_t>(lastUse[value.buffer], task);
+    };
     if (value.producer != sched::kNoId)
-      lastUse[value.buffer] =
-          std::max<int64_t>(lastUse[value.buffer], value.producer);
+      use(value.producer);
     for (sched::TaskId consumer : value.consumers)
-      lastUse[value.buffer] =
-          std::max<int64_t>(lastUse[value.buffer], consumer);
+      use(consumer);
   }
   // The buffer each value lives in; rewritten results move to their input's.
   DenseMap<Value, sched::BufferId> bufferOf;
@@ -86,21 +91,6 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   llvm::DenseSet<sched::BufferId> swappedOut =
       getSwappedOutBuffers(func, graph);
 
-  // First step using each buffer (the write's result may be allocated before
-  // its task, by a fill of its init).
-  std::vector<int64_t> firstUse(problem.numBuffers(), -1);
-  for (size_t id = 0; id < problem.numValues(); ++id) {
-    const sched::Value &value = problem.value(static_cast<sched::ValueId>(id));
-    auto use = [&](sched::TaskId task) {
-      int64_t &first = firstUse[value.buffer];
-      first = first < 0 ? task : std::min<int64_t>(first, task);
-    };
-    if (value.producer != sched::kNoId)
-      use(value.producer);
-    for (sched::TaskId consumer : value.consumers)
-      use(consumer);
-  }
-
   // A result written into a slice of a larger buffer keeps the whole buffer
   // live for as long as the result: the write saves the result's bytes up to
   // its step and costs the difference at every later step the result lives
@@ -108,9 +98,9 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   // Such writes are decided after the others, each made only where no step
   // of the program order then holds more bytes than before it (returned
   // buffers counted from the start, as the planned bytes count them). The
-  // changes of every write made are kept as ranges of steps gaining bytes,
-  // applied to the simulated profile once a write into a larger buffer is
-  // weighed.
+  // changes of the other writes are kept as ranges of steps gaining bytes
+  // and applied to the simulated profile when the first write into a larger
+  // buffer is weighed.
   const size_t numSteps = graph.getNumTasks();
   // `bytes` more at the steps [begin, end).
   struct StepRangeBytes {
@@ -148,7 +138,7 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
   // highest one; made on the profile if so.
   auto keepsPeak = [&](ArrayRef<StepRangeBytes> ranges) {
     if (!liveBytes) {
-      std::vector<sched::TaskId> programOrder(graph.getNumTasks());
+      std::vector<sched::TaskId> programOrder(numSteps);
       std::iota(programOrder.begin(), programOrder.end(), 0);
       sched::MemoryProfile profile =
           sched::simulateCheckedMemory(problem, programOrder);
@@ -198,8 +188,9 @@ int64_t mlir::memsched::applyInplaceRewrites(func::FuncOp func,
       } else if (liveBytes) {
         for (const StepRangeBytes &range : ranges)
           liveBytes->add(range.begin, range.end, range.bytes);
+      } else {
+        changes.append(ranges.begin(), ranges.end());
       }
-      changes.append(ranges.begin(), ranges.end());
       init.set(candidate);
       bufferOf[result] = buffer;
       // The result's readers now read the input's buffer.

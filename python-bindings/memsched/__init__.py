@@ -88,9 +88,9 @@ def optimize(text, budget=None, device=None, allow_remat=True,
     ``"params"``, ``"grads"``, ``"optimizer"``, ``"inputs"``) is what may
     stay in host memory (``memsched-offload``; ``inputs``: the batch):
     with a budget the step is planned with and without it there and the
-    better kept (the report's
-    ``fit.offload`` says which; the arguments' ``memsched.host_memory``
-    attributes say where each lives); without one it is offloaded.
+    better kept (the report's ``fit.offload`` says which; the arguments'
+    ``memsched.host_memory`` attributes say where each lives); without one
+    it is offloaded.
     ``ilp_max_tasks`` > 0 lets recomputation also solve Checkmate's ILP on
     functions of at most that many tasks without in-place chains
     (``ilp-max-tasks``; seconds per function). ``fuse_elementwise`` lets

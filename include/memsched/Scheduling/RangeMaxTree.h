@@ -1,4 +1,4 @@
-//===- RangeMaxTree.h - Range additions and maxima ---------------*- C++ -*-===//
+//===- RangeMaxTree.h - Range additions and maxima --------------*- C++ -*-===//
 //
 // Part of the memsched project.
 //
