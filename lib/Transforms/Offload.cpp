@@ -23,6 +23,7 @@
 #include "memsched/Transforms/BudgetPlanning.h"
 #include "memsched/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -245,6 +246,16 @@ static int64_t hoistOptimizerUpdates(func::FuncOp func, unsigned firstState,
   return moved;
 }
 
+/// Whether \p use hands the argument's buffer itself on as memory the
+/// function may write: the caller would see such a write, and an offloaded
+/// argument's host copy would miss it. A tensor op writing into the
+/// argument (its destination) does not: value semantics leave the argument
+/// as it was.
+static bool exposesBuffer(OpOperand &use) {
+  auto toBuffer = dyn_cast<bufferization::ToBufferOp>(use.getOwner());
+  return toBuffer && !toBuffer.getReadOnly();
+}
+
 /// Decides the plan, or emits why the function cannot be offloaded.
 static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                                           const OffloadSelection &selection,
@@ -286,14 +297,16 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
   }
   Block &entry = func.getBody().front();
   Operation *terminator = entry.getTerminator();
-  // Inputs move where they are statically shaped tensors the function only
-  // reads: a scalar or a dynamic shape has no copy to plan, and one it
-  // returns or writes in place would need its host copy updated.
-  auto isOnlyRead = [&](BlockArgument argument) {
+  // Inputs move where they are statically shaped tensors the function
+  // neither returns nor exposes as writable memory: a scalar or a dynamic
+  // shape has no copy to plan, a returned one would need a device copy of
+  // its own, and one written through memory would need its host copy
+  // updated. An op writing into an argument (its destination) writes into
+  // the swapped-in copy instead.
+  auto staysUnchanged = [&](BlockArgument argument) {
     return llvm::none_of(argument.getUses(), [&](OpOperand &use) {
-      auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
       return entry.findAncestorOpInBlock(*use.getOwner()) == terminator ||
-             (dps && dps.isDpsInit(&use));
+             exposesBuffer(use);
     });
   };
   for (unsigned i = plan.numParams; i < func.getNumArguments(); ++i) {
@@ -301,7 +314,7 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
     auto type = dyn_cast<RankedTensorType>(argument.getType());
     plan.movesArgument.push_back(selection.inputs && type &&
                                  type.hasStaticShape() && !type.getEncoding() &&
-                                 isOnlyRead(argument));
+                                 staysUnchanged(argument));
   }
   // Each op's position and the modelled compute before it, once: every
   // gap and prefetch distance below is a difference of two of these.
@@ -356,9 +369,10 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
       plan.readerGroups.emplace_back();
       continue;
     }
-    // The readers in program order; a write into the parameter (it is an
-    // op's destination) or returning it would need the host copy updated
-    // (such an input stays on the device, above).
+    // The readers in program order (an op writing into the parameter, its
+    // destination, among them: it writes into the group's copy); returning
+    // it or writing it through memory would not leave it in host memory
+    // unchanged (such an input stays on the device, above).
     SmallVector<Operation *> readers;
     for (OpOperand &use : param.getUses()) {
       Operation *reader = entry.findAncestorOpInBlock(*use.getOwner());
@@ -367,13 +381,13 @@ static FailureOr<OffloadPlan> planOffload(func::FuncOp func,
                << "memsched-offload: parameter #" << i << " of '@"
                << func.getSymName() << "' is returned; an offloaded "
                << "parameter stays in host memory";
-      if (auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
-          dps && dps.isDpsInit(&use))
+      if (exposesBuffer(use))
         return emitError(use.getOwner()->getLoc())
                << "memsched-offload: parameter #" << i << " of '@"
-               << func.getSymName() << "' is written in place by '"
+               << func.getSymName() << "' is exposed as writable memory by '"
                << use.getOwner()->getName()
-               << "'; an offloaded parameter is read only";
+               << "'; an offloaded parameter's host copy would miss what the "
+                  "function writes there";
       if (!llvm::is_contained(readers, reader))
         readers.push_back(reader);
     }
