@@ -40,6 +40,15 @@ void Problem::reserve(size_t numTasks, size_t numBuffers, size_t numValues) {
   values.reserve(numValues);
 }
 
+void Problem::resizeForRebuild(size_t numTasks, size_t numBuffers,
+                               size_t numValues) {
+  invalidate();
+  tasks.resize(numTasks);
+  buffers.resize(numBuffers);
+  values.resize(numValues);
+  extraEdges.clear();
+}
+
 BufferId Problem::addBuffer(Buffer buffer) {
   invalidate();
   buffers.push_back(std::move(buffer));

@@ -277,6 +277,9 @@ public:
   TaskId firstImpureDefiner = kNoId;
   /// The lists every expansion of a plan reads.
   ExpansionLists expansionLists;
+  /// The last evaluation's expansion, whose storage the next one reuses
+  /// (most of an evaluation's allocations otherwise).
+  mutable RematExpansion scratchExpansion;
   mutable int64_t numEvaluations = 0;
 };
 
@@ -739,15 +742,19 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
 }
 
 /// expandRematPlan with the problem's lists built beforehand.
-static std::optional<RematExpansion>
-expandWithLists(const Problem &problem, const ExpansionLists &lists,
-                const RematPlan &plan, std::string *error, bool *outOfOrder) {
+/// Expands \p plan into \p result, whose storage it reuses (a planner
+/// expands many plans of one problem); false with \p error where the plan
+/// does not fit the problem, \p outOfOrder set where a clone would read a
+/// value before it is computed.
+static bool expandWithLists(const Problem &problem, const ExpansionLists &lists,
+                            const RematPlan &plan, RematExpansion &result,
+                            std::string *error, bool *outOfOrder) {
   if (outOfOrder)
     *outOfOrder = false;
-  auto fail = [&](const std::string &message) -> std::optional<RematExpansion> {
+  auto fail = [&](const std::string &message) {
     if (error)
       *error = message;
-    return std::nullopt;
+    return false;
   };
   int32_t numTasks = static_cast<int32_t>(problem.numTasks());
   int32_t numClones = static_cast<int32_t>(plan.clones.size());
@@ -760,7 +767,7 @@ expandWithLists(const Problem &problem, const ExpansionLists &lists,
                   " has an invalid task or insertion point");
   }
   // Expanded order: the clones inserted before each task, then the task.
-  RematExpansion result;
+  result.originOf.clear();
   std::vector<TaskId> newIdOfTask(numTasks), newIdOfClone(numClones);
   {
     size_t k = 0;
@@ -775,34 +782,58 @@ expandWithLists(const Problem &problem, const ExpansionLists &lists,
   }
   const FlatLists &definedValues = lists.definedValues;
   const FlatLists &reads = lists.reads;
+  // Clone k's copies are the values firstCopy[k]..., one per value its task
+  // defines, in definedValues' order. Each takes a buffer of its own per
+  // original buffer, so aliases (in-place chains, views) stay together,
+  // shared by the copies of one original buffer made by the clones of one
+  // insertion point (the clone list is in insertion order): copyBuffer
+  // holds them by copy, in that order.
+  std::vector<ValueId> firstCopy(numClones);
+  std::vector<BufferId> copyBuffer;
+  size_t numBuffers = problem.numBuffers();
+  {
+    std::vector<std::pair<BufferId, BufferId>> pointBuffers;
+    size_t numValues = problem.numValues();
+    for (int32_t k = 0; k < numClones; ++k) {
+      TaskId task = plan.clones[k].task;
+      if (k == 0 ||
+          plan.clones[k].insertBefore != plan.clones[k - 1].insertBefore)
+        pointBuffers.clear();
+      firstCopy[k] = static_cast<ValueId>(numValues);
+      for (const int32_t *it = definedValues.begin(task),
+                         *end = definedValues.end(task);
+           it != end; ++it, ++numValues) {
+        BufferId original = problem.value(*it).buffer;
+        auto shared = std::find_if(
+            pointBuffers.begin(), pointBuffers.end(),
+            [&](const auto &entry) { return entry.first == original; });
+        if (shared == pointBuffers.end()) {
+          pointBuffers.emplace_back(original,
+                                    static_cast<BufferId>(numBuffers++));
+          shared = pointBuffers.end() - 1;
+        }
+        copyBuffer.push_back(shared->second);
+      }
+    }
+  }
   Problem &expanded = result.problem;
-  size_t numCopies = 0;
-  for (const RematClone &clone : plan.clones)
-    numCopies +=
-        definedValues.end(clone.task) - definedValues.begin(clone.task);
-  // Each copy may take a buffer of its own.
-  expanded.reserve(result.originOf.size(), problem.numBuffers() + numCopies,
-                   problem.numValues() + numCopies);
-  for (TaskId origin : result.originOf)
-    expanded.addTask(problem.task(origin));
+  expanded.resizeForRebuild(result.originOf.size(), numBuffers,
+                            problem.numValues() + copyBuffer.size());
+  for (size_t t = 0; t < result.originOf.size(); ++t)
+    expanded.task(static_cast<TaskId>(t)) = problem.task(result.originOf[t]);
   for (size_t b = 0; b < problem.numBuffers(); ++b)
-    expanded.addBuffer(problem.buffer(static_cast<BufferId>(b)));
+    expanded.buffer(static_cast<BufferId>(b)) =
+        problem.buffer(static_cast<BufferId>(b));
 
-  // Original values keep their ids; copies follow, one per (clone, value the
-  // cloned task defines).
+  // Original values keep their ids; copies follow.
   for (size_t v = 0; v < problem.numValues(); ++v) {
-    // The copy's consumer list keeps its capacity for the reads added below.
-    Value value = problem.value(static_cast<ValueId>(v));
-    value.consumers.clear();
+    Value &value = expanded.value(static_cast<ValueId>(v));
+    assignAllButConsumers(value, problem.value(static_cast<ValueId>(v)));
     if (value.producer != kNoId)
       value.producer = newIdOfTask[value.producer];
     if (value.definedBy != kNoId)
       value.definedBy = newIdOfTask[value.definedBy];
-    expanded.addValue(std::move(value));
   }
-  // Clone k's copies are the values firstCopy[k]..., one per value its task
-  // defines, in definedValues' order.
-  std::vector<ValueId> firstCopy(numClones);
   auto copyOf = [&](int32_t k, ValueId v) -> ValueId {
     TaskId task = plan.clones[k].task;
     const int32_t *first = definedValues.begin(task);
@@ -811,39 +842,32 @@ expandWithLists(const Problem &problem, const ExpansionLists &lists,
                ? kNoId
                : firstCopy[k] + static_cast<ValueId>(found - first);
   };
-  // A buffer of their own per original buffer, so aliases (in-place chains,
-  // views) stay together; shared by the copies of one original buffer made
-  // by the clones of one insertion point (the clone list is in insertion
-  // order).
-  std::vector<std::pair<BufferId, BufferId>> pointBuffers;
+  // New buffers were numbered as copies first took them.
+  BufferId nextNewBuffer = static_cast<BufferId>(problem.numBuffers());
   for (int32_t k = 0; k < numClones; ++k) {
     TaskId task = plan.clones[k].task;
-    if (k == 0 ||
-        plan.clones[k].insertBefore != plan.clones[k - 1].insertBefore)
-      pointBuffers.clear();
-    firstCopy[k] = static_cast<ValueId>(expanded.numValues());
+    ValueId id = firstCopy[k];
     for (const int32_t *it = definedValues.begin(task),
                        *end = definedValues.end(task);
-         it != end; ++it) {
+         it != end; ++it, ++id) {
       const Value &original = problem.value(*it);
-      auto shared = std::find_if(
-          pointBuffers.begin(), pointBuffers.end(),
-          [&](const auto &entry) { return entry.first == original.buffer; });
-      if (shared == pointBuffers.end()) {
-        Buffer buffer = problem.buffer(original.buffer);
+      BufferId copyId = copyBuffer[id - problem.numValues()];
+      if (copyId == nextNewBuffer) {
+        ++nextNewBuffer;
+        Buffer &buffer = expanded.buffer(copyId);
+        buffer = problem.buffer(original.buffer);
         buffer.liveToEnd = false;
         buffer.kind = BufferKind::Transient;
-        pointBuffers.emplace_back(original.buffer,
-                                  expanded.addBuffer(std::move(buffer)));
-        shared = pointBuffers.end() - 1;
       }
-      Value copy;
+      Value &copy = expanded.value(id);
       copy.name = original.name;
       copy.sizeBytes = original.sizeBytes;
-      copy.buffer = shared->second;
+      copy.buffer = copyId;
       copy.producer = original.producer == task ? newIdOfClone[k] : kNoId;
+      copy.consumers.clear();
       copy.definedBy = newIdOfClone[k];
-      expanded.addValue(std::move(copy));
+      copy.liveToEnd = false;
+      copy.viewOf = kNoId;
     }
   }
 
@@ -903,7 +927,8 @@ expandWithLists(const Problem &problem, const ExpansionLists &lists,
     if (!problem.task(plan.clones[k].task).inPlaceWrites.empty())
       remapWrites(numTasks + k, newIdOfClone[k], k);
 
-  result.order = expanded.programOrder();
+  result.order.resize(result.originOf.size());
+  std::iota(result.order.begin(), result.order.end(), 0);
   result.idOfInputTask = std::move(newIdOfTask);
   std::string why;
   if (!expanded.isTopologicalOrder(result.order, &why)) {
@@ -911,14 +936,17 @@ expandWithLists(const Problem &problem, const ExpansionLists &lists,
       *outOfOrder = true;
     return fail("the plan reads a copy before it is made: " + why);
   }
-  return result;
+  return true;
 }
 
 std::optional<RematExpansion> mlir::memsched::scheduling::expandRematPlan(
     const Problem &problem, const RematPlan &plan, std::string *error,
     bool *outOfOrder) {
-  return expandWithLists(problem, ExpansionLists(problem), plan, error,
-                         outOfOrder);
+  RematExpansion expansion;
+  if (!expandWithLists(problem, ExpansionLists(problem), plan, expansion, error,
+                       outOfOrder))
+    return std::nullopt;
+  return expansion;
 }
 
 std::optional<MemoryProfile> mlir::memsched::scheduling::simulateRematExpansion(
@@ -949,12 +977,13 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
   Evaluation evaluation;
   evaluation.plan = buildPlan(dropped);
   bool outOfOrder = false;
-  std::optional<RematExpansion> expansion = expandWithLists(
-      problem, expansionLists, evaluation.plan, error, &outOfOrder);
+  RematExpansion &expansion = scratchExpansion;
+  bool expanded = expandWithLists(problem, expansionLists, evaluation.plan,
+                                  expansion, error, &outOfOrder);
   // Pulling a clone earlier for a later clone that reads it can place it
   // before an input it reads is computed: such a drop set is not a plan.
   // It is marked as never better than any plan, and the searches undo it.
-  if (!expansion && outOfOrder) {
+  if (!expanded && outOfOrder) {
     if (error)
       error->clear();
     evaluation.isValid = false;
@@ -962,16 +991,16 @@ RematContext::evaluate(const std::vector<char> &dropped, int64_t budget,
     evaluation.plan.withinBudget = false;
     return evaluation;
   }
-  if (!expansion)
+  if (!expanded)
     return std::nullopt;
   std::optional<MemoryProfile> profile =
-      simulateRematExpansion(*expansion, escapingWhole, error);
+      simulateRematExpansion(expansion, escapingWhole, error);
   if (!profile)
     return std::nullopt;
   evaluation.plan.peakTransientAfter = profile->peakTransientBytes;
   evaluation.plan.withinBudget = profile->peakTransientBytes <= budget;
   // The expanded order is the identity, so ids are positions.
-  evaluation.positionOf = std::move(expansion->idOfInputTask);
+  evaluation.positionOf = std::move(expansion.idOfInputTask);
   evaluation.profile = std::move(*profile);
   return evaluation;
 }
@@ -1759,15 +1788,14 @@ RematPlan hoistClonesAtPeak(const Problem &problem, RematPlan plan,
   int64_t trialsLeft = std::max<int64_t>(
       kHoistReach, kHoistWork / std::max<int32_t>(1, numTasks));
   ExpansionLists lists(problem);
+  RematExpansion expansion;
   auto measure = [&](const RematPlan &candidate,
                      int32_t *peakClone) -> std::optional<int64_t> {
-    std::optional<RematExpansion> expansion =
-        expandWithLists(problem, lists, candidate, /*error=*/nullptr,
-                        /*outOfOrder=*/nullptr);
-    if (!expansion)
+    if (!expandWithLists(problem, lists, candidate, expansion,
+                         /*error=*/nullptr, /*outOfOrder=*/nullptr))
       return std::nullopt;
     std::optional<MemoryProfile> profile =
-        simulateRematExpansion(*expansion, escapingWhole);
+        simulateRematExpansion(expansion, escapingWhole);
     if (!profile)
       return std::nullopt;
     if (peakClone) {

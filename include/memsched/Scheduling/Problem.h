@@ -93,6 +93,19 @@ struct Value {
   ValueId viewOf = kNoId;
 };
 
+/// Sets every field of \p to from \p from but the consumers, which are
+/// cleared with their storage kept (for a builder that fills in place).
+inline void assignAllButConsumers(Value &to, const Value &from) {
+  to.name = from.name;
+  to.sizeBytes = from.sizeBytes;
+  to.buffer = from.buffer;
+  to.producer = from.producer;
+  to.consumers.clear();
+  to.definedBy = from.definedBy;
+  to.liveToEnd = from.liveToEnd;
+  to.viewOf = from.viewOf;
+}
+
 /// A scheduling problem: tasks, buffers, values and the dependences between
 /// tasks.
 ///
@@ -109,6 +122,12 @@ public:
   /// Room for this many tasks, buffers and values in all (a builder that
   /// knows the sizes avoids the vectors' regrowth).
   void reserve(size_t numTasks, size_t numBuffers, size_t numValues);
+  /// Resizes to this many tasks, buffers and values, without extra
+  /// dependences, for a builder that then sets every element in place
+  /// through the mutable accessors: the elements kept keep their storage
+  /// (names, lists), which spares a planner that builds many problems of
+  /// about one size most of its allocations.
+  void resizeForRebuild(size_t numTasks, size_t numBuffers, size_t numValues);
   /// Appends a buffer.
   BufferId addBuffer(Buffer buffer);
   /// Appends a value; its ids are checked by verify(), not here.
