@@ -741,11 +741,11 @@ RematPlan RematContext::buildPlan(const std::vector<char> &dropped) const {
   return plan;
 }
 
-/// expandRematPlan with the problem's lists built beforehand.
-/// Expands \p plan into \p result, whose storage it reuses (a planner
-/// expands many plans of one problem); false with \p error where the plan
-/// does not fit the problem, \p outOfOrder set where a clone would read a
-/// value before it is computed.
+/// expandRematPlan with the problem's lists built beforehand, into
+/// \p result, whose storage it reuses (a planner expands many plans of one
+/// problem); false with \p error where the plan does not fit the problem,
+/// \p outOfOrder set where a clone would read a value before it is
+/// computed.
 static bool expandWithLists(const Problem &problem, const ExpansionLists &lists,
                             const RematPlan &plan, RematExpansion &result,
                             std::string *error, bool *outOfOrder) {
