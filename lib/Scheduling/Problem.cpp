@@ -34,12 +34,6 @@ TaskId Problem::addTask(Task task) {
   return static_cast<TaskId>(tasks.size() - 1);
 }
 
-void Problem::reserve(size_t numTasks, size_t numBuffers, size_t numValues) {
-  tasks.reserve(numTasks);
-  buffers.reserve(numBuffers);
-  values.reserve(numValues);
-}
-
 void Problem::resizeForRebuild(size_t numTasks, size_t numBuffers,
                                size_t numValues) {
   invalidate();

@@ -860,11 +860,9 @@ static bool expandWithLists(const Problem &problem, const ExpansionLists &lists,
         buffer.kind = BufferKind::Transient;
       }
       Value &copy = expanded.value(id);
-      copy.name = original.name;
-      copy.sizeBytes = original.sizeBytes;
+      assignAllButConsumers(copy, original);
       copy.buffer = copyId;
       copy.producer = original.producer == task ? newIdOfClone[k] : kNoId;
-      copy.consumers.clear();
       copy.definedBy = newIdOfClone[k];
       copy.liveToEnd = false;
       copy.viewOf = kNoId;

@@ -119,9 +119,6 @@ class Problem {
 public:
   /// Appends a task; tasks must be added in program order.
   TaskId addTask(Task task);
-  /// Room for this many tasks, buffers and values in all (a builder that
-  /// knows the sizes avoids the vectors' regrowth).
-  void reserve(size_t numTasks, size_t numBuffers, size_t numValues);
   /// Resizes to this many tasks, buffers and values, without extra
   /// dependences, for a builder that then sets every element in place
   /// through the mutable accessors: the elements kept keep their storage
