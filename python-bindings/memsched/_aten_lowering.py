@@ -730,6 +730,89 @@ for _ops, _compute in _UNARY.items():
     _pointwise(*_ops)(_unary(_compute))
 
 
+# The activations and elementwise functions that torch._decomp decomposes
+# only into prims (torch._refs), each as PyTorch's CPU kernel computes it.
+def _mulf(b, x, factor, dtype):
+    return b.emit("arith.mulf %s, %s : %s" % (x, b.const(factor, dtype),
+                                              dtype))
+
+
+def _leaky_relu(b, x, dtype, negative_slope=0.01):
+    positive = b.compare("gt", x, b.const(0.0, dtype), dtype)
+    return b.select(positive, x, _mulf(b, x, negative_slope, dtype), dtype)
+
+
+def _softplus(b, x, dtype, beta=1, threshold=20):
+    """``x`` where ``beta * x > threshold``, else ``log1p(exp(beta * x)) /
+    beta``."""
+    scaled = x if beta == 1 else _mulf(b, x, beta, dtype)
+    soft = b.math("log1p", b.math("exp", scaled, dtype), dtype)
+    if beta != 1:
+        soft = b.emit("arith.divf %s, %s : %s" % (soft, b.const(beta, dtype),
+                                                 dtype))
+    above = b.compare("gt", scaled, b.const(threshold, dtype), dtype)
+    return b.select(above, x, soft, dtype)
+
+
+def _threshold(b, x, dtype, threshold, value):
+    at_most = b.compare("le", x, b.const(threshold, dtype), dtype)
+    return b.select(at_most, b.const(value, dtype), x, dtype)
+
+
+def _celu(b, x, dtype, alpha=1.0):
+    """ELU with input scale 1 / alpha: ``x`` above 0, else ``alpha *
+    (exp(x / alpha) - 1)``."""
+    inner = _mulf(b, x, 1.0 / alpha, dtype)
+    negative = _mulf(b, b.emit("arith.subf %s, %s : %s" % (
+        b.math("exp", inner, dtype), b.const(1.0, dtype), dtype)), alpha,
+        dtype)
+    at_most = b.compare("le", x, b.const(0.0, dtype), dtype)
+    return b.select(at_most, negative, x, dtype)
+
+
+def _mish(b, x, dtype):
+    """``x * tanh(log1p(exp(x)))``."""
+    return b.emit("arith.mulf %s, %s : %s" % (x, b.math("tanh", b.math(
+        "log1p", b.math("exp", x, dtype), dtype), dtype), dtype))
+
+
+def _sign(b, x, dtype):
+    """1, -1 or 0 (also for NaN, as PyTorch's ``(0 < x) - (x < 0)``)."""
+    zero = b.const(0, dtype)
+    positive = b.compare("gt", x, zero, dtype)
+    negative = b.compare("lt", x, zero, dtype)
+    return b.select(positive, b.const(1, dtype),
+                    b.select(negative, b.const(-1, dtype), zero, dtype),
+                    dtype)
+
+
+def _math_function(name):
+    return lambda b, x, dtype: b.math(name, x, dtype)
+
+
+_FLOAT_UNARY = {
+    (aten.leaky_relu,): _leaky_relu,
+    (aten.softplus,): _softplus,
+    (aten.threshold,): _threshold,
+    (aten.celu,): _celu,
+    (aten.mish,): _mish,
+    (aten.sgn, aten.sign): _sign,
+}
+for _name in ("log1p", "expm1", "log2", "log10", "exp2", "tan", "atan",
+              "asin", "acos", "sinh", "cosh", "trunc"):
+    _FLOAT_UNARY[(getattr(aten, _name),)] = _math_function(_name)
+for _ops, _compute in _FLOAT_UNARY.items():
+    _pointwise(*_ops)(_unary(_compute))
+
+
+@_pointwise(aten.isnan)
+def _isnan(low, x):
+    shape, _ = _out(low)
+    return low.elementwise(shape, "i1", [x], lambda b, v: b.emit(
+        "arith.cmpf uno, %s, %s : %s" % (v[0], v[0], x.dtype)),
+        operand_dtype=x.dtype)
+
+
 def _binary(float_op, int_op):
     """``a op alpha * b``."""
     def handler(low, a, b, alpha=1):
@@ -969,6 +1052,110 @@ def _roll(low, x, shifts, dims=()):
                                       list(piece.shape), [1] * rank)
         x = result
     return x
+
+
+@_handles(aten.flip)
+def _flip(low, x, dims):
+    """``out[i] = x[n - 1 - i]`` along each of ``dims``."""
+    rank = len(x.shape)
+    flipped = {d % rank for d in dims}
+    exprs = ["%d - d%d" % (x.shape[d] - 1, d) if d in flipped else "d%d" % d
+             for d in range(rank)]
+    return low.generic(x.shape, x.dtype, [x], [exprs], ["parallel"] * rank,
+                       Body(low), lambda b, args: args[0])
+
+
+@_handles(aten.repeat)
+def _repeat(low, x, repeats):
+    """``out[..., i] = x[..., i mod n]``; leading repeats add dims."""
+    shape, dtype = _out(low)
+    rank = len(shape)
+    offset = rank - len(x.shape)
+    exprs = ["d%d mod %d" % (offset + i, size) if repeats[offset + i] != 1
+             else "d%d" % (offset + i) for i, size in enumerate(x.shape)]
+    return low.generic(shape, dtype, [x], [exprs], ["parallel"] * rank,
+                       Body(low), lambda b, args: args[0])
+
+
+def _first_index_of(low, x, values, dim, keepdim):
+    """The first position along ``dim`` where ``x`` equals ``values`` (the
+    reduction of x over dim, kept as a size-1 dim), NaN matching NaN: the
+    index PyTorch's max, min, argmax and argmin return."""
+    rank = len(x.shape)
+    kept = [d for d in range(rank) if d != dim]
+    loops = kept + [dim]
+    position = {d: i for i, d in enumerate(loops)}
+    x_exprs = ["d%d" % position[d] for d in range(rank)]
+    value_exprs = ["0" if d == dim else "d%d" % position[d]
+                   for d in range(rank)]
+    out_shape = tuple(x.shape[d] for d in kept)
+    init = low.filled(out_shape, "i64", 2 ** 63 - 1)
+    body = Body(low)
+
+    def compute(b, args):
+        element, value, best = args
+        same = b.compare("eq", element, value, x.dtype)
+        if _is_float(x.dtype):
+            both_nan = b.emit("arith.andi %s, %s : i1" % (
+                b.emit("arith.cmpf uno, %s, %s : %s" % (element, element,
+                                                         x.dtype)),
+                b.emit("arith.cmpf uno, %s, %s : %s" % (value, value,
+                                                         x.dtype))))
+            same = b.emit("arith.ori %s, %s : i1" % (same, both_nan))
+        here = b.emit("arith.index_cast %s : index to i64" %
+                      b.index(len(kept)))
+        return b.emit("arith.minsi %s, %s : i64" % (
+            best, b.select(same, here, best, "i64")))
+
+    result = low.generic(out_shape, "i64", [x, values],
+                         [x_exprs, value_exprs],
+                         ["parallel"] * len(kept) + ["reduction"], body,
+                         compute, init=init)
+    if keepdim:
+        result = low.reshape(result, tuple(
+            1 if d == dim else x.shape[d] for d in range(rank)))
+    return result
+
+
+def _extremum(largest):
+    def handler(low, x, dim=None, keepdim=False):
+        if dim is None:
+            flat = low.reshape(x, (x.numel(),))
+            index = handler(low, flat, 0, False)[1]
+            return [None, low.reshape(index, (1,) * len(x.shape))
+                    if keepdim else index]
+        rank = len(x.shape)
+        dim %= max(rank, 1)
+        if rank == 0:
+            return [x, low.filled((), "i64", 0)]
+        if _is_float(x.dtype):
+            init = -math.inf if largest else math.inf
+        else:
+            bits = {"i1": 1, "i32": 32, "i64": 64}[x.dtype] - 1
+            init = -(2 ** bits) if largest else 2 ** bits - 1
+        values = low.reduce(x, [dim], True, init, lambda b, acc, v: b.binary(
+            "arith.maximumf" if largest else "arith.minimumf",
+            "arith.maxsi" if largest else "arith.minsi", acc, v, x.dtype))
+        indices = _first_index_of(low, x, values, dim, keepdim)
+        if not keepdim:
+            values = low.reshape(values, tuple(
+                s for d, s in enumerate(x.shape) if d != dim))
+        return [values, indices]
+    return handler
+
+
+_handles(aten.max.dim)(_extremum(True))
+_handles(aten.min.dim)(_extremum(False))
+
+
+@_handles(aten.argmax)
+def _argmax(low, x, dim=None, keepdim=False):
+    return _extremum(True)(low, x, dim, keepdim)[1]
+
+
+@_handles(aten.argmin)
+def _argmin(low, x, dim=None, keepdim=False):
+    return _extremum(False)(low, x, dim, keepdim)[1]
 
 
 @_handles(aten.stack)
@@ -1426,6 +1613,70 @@ def _index_put(low, x, indices, values, accumulate=False):
                        Body(low), compute, init=x, attrs=attrs)
 
 
+@_handles(aten.index_add)
+def _index_add(low, x, dim, index, source, alpha=1):
+    """``x[..., index[p], ...] += alpha * source[..., p, ...]`` along ``dim``
+    (the gradient of index_select): index_put with accumulation."""
+    dim %= max(len(x.shape), 1)
+    if alpha != 1:
+        source = low.elementwise(source.shape, source.dtype, [source],
+                                 lambda b, v: b.binary(
+                                     "arith.mulf", "arith.muli", v[0],
+                                     b.const(alpha, source.dtype),
+                                     source.dtype))
+    return _index_put(low, x, [None] * dim + [index], source, True)
+
+
+@_handles(aten.scatter_add)
+def _scatter_add(low, x, dim, index, source):
+    """``out[..., index[..., p, ...], ...] += source[..., p, ...]`` along
+    ``dim`` (the gradient of gather), for an index as large as x in every
+    other dim: a reduction over the index positions p."""
+    shape, dtype = _out(low)
+    rank = len(shape)
+    dim %= rank
+    if any(index.shape[d] != shape[d] for d in range(rank) if d != dim):
+        raise UnsupportedError("scatter_add with an index smaller than the "
+                               "input outside the scatter dim")
+    exprs = ["d%d" % rank if d == dim else "d%d" % d for d in range(rank)]
+    source = low.cast_tensor(source, dtype)
+
+    def compute(b, args):
+        here = b.emit("arith.index_cast %s : index to %s" % (b.index(dim),
+                                                            index.dtype))
+        hit = b.emit("arith.cmpi eq, %s, %s : %s" % (here, args[0],
+                                                     index.dtype))
+        added = b.binary("arith.addf", "arith.addi", args[2], args[1], dtype)
+        return b.select(hit, added, args[2], dtype)
+    return low.generic(shape, dtype, [index, source], [exprs, exprs],
+                       ["parallel"] * rank + ["reduction"], Body(low),
+                       compute, init=low.materialize(x))
+
+
+@_handles(aten.cumsum)
+def _cumsum(low, x, dim, dtype=None):
+    """``out[..., i, ...] = sum over j <= i of x[..., j, ...]``, in order of
+    j: a reduction over j that adds nothing past i."""
+    shape, out_dtype = _out(low)
+    rank = len(shape)
+    if rank == 0:
+        return low.cast_tensor(x, out_dtype)
+    dim %= rank
+    exprs = ["d%d" % rank if d == dim else "d%d" % d for d in range(rank)]
+    init = low.filled(shape, out_dtype, 0)
+
+    def compute(b, args):
+        within = b.emit("arith.cmpi ule, %s, %s : index" % (b.index(rank),
+                                                           b.index(dim)))
+        value = b.cast(args[0], x.dtype, out_dtype)
+        added = b.binary("arith.addf", "arith.addi", args[1], value,
+                         out_dtype)
+        return b.select(within, added, args[1], out_dtype)
+    return low.generic(shape, out_dtype, [x], [exprs],
+                       ["parallel"] * rank + ["reduction"], Body(low),
+                       compute, init=init)
+
+
 def _advanced_layout(rank, indices):
     """For ``x[indices]`` on a rank-``rank`` x: the indexed dims, the
     broadcast shape of the index tensors, where their dims go in the
@@ -1848,41 +2099,85 @@ def _max_pool2d_with_indices_backward(low, grad, x, kernel, stride, padding,
     return result
 
 
+def _avg_pool_divisors(size, out, kernel, stride, padding,
+                       count_include_pad):
+    """PyTorch's divisor of each window along one dim: the window clipped
+    to the padded input, or to the input where padding is not counted."""
+    divisors = []
+    for o in range(out):
+        start = o * stride - padding
+        end = min(start + kernel, size + padding)
+        if not count_include_pad:
+            start, end = max(start, 0), min(end, size)
+        divisors.append(end - start)
+    return divisors
+
+
+def _divide_by_windows(low, x, shape, kernel, stride, padding, size,
+                       count_include_pad, divisor_override):
+    """``x`` (one value per window) over its window's divisor: one constant
+    where every window has the same, else per row times per column."""
+    dtype = x.dtype
+    if divisor_override:
+        rows = cols = None
+        divisor = divisor_override
+    else:
+        rows, cols = (_avg_pool_divisors(n, o, k, s, p, count_include_pad)
+                      for n, o, k, s, p in zip(size, shape[-2:], kernel,
+                                               stride, padding))
+        divisor = rows[0] * cols[0]
+    if rows is None or (len(set(rows)) == 1 and len(set(cols)) == 1):
+        return low.elementwise(shape, dtype, [x], lambda b, v: b.emit(
+            "arith.divf %s, %s : %s" % (v[0], b.const(divisor, dtype),
+                                        dtype)))
+    factors = []
+    for values in (rows, cols):
+        ttype = _tensor_type((len(values),), dtype)
+        factors.append(Tensor(low.emit("arith.constant dense<[%s]> : %s" % (
+            ", ".join(_float_literal(v, dtype) for v in values), ttype)),
+            (len(values),), dtype))
+
+    def compute(b, a):
+        divisor = b.emit("arith.mulf %s, %s : %s" % (a[1], a[2], dtype))
+        return b.emit("arith.divf %s, %s : %s" % (a[0], divisor, dtype))
+    exprs = ["d0", "d1", "d2", "d3"]
+    return low.generic(shape, dtype, [x] + factors, [exprs, ["d2"], ["d3"]],
+                       ["parallel"] * 4, Body(low), compute)
+
+
 @_handles(aten.avg_pool2d)
 def _avg_pool2d(low, x, kernel, stride=(), padding=(0,), ceil_mode=False,
                 count_include_pad=True, divisor_override=None):
     shape, dtype = _out(low)
     kernel, stride, padding, dilation, high = _pool_geometry(
         x, kernel, stride, padding, (1,), shape[-2:])
-    # ``high`` is the padding the last window needs on the far side.
-    if any(h > p for h, p in zip(high, padding)) or (
-            any(padding) and not count_include_pad):
-        raise UnsupportedError("avg_pool2d with ceil_mode windows past the "
-                               "input, or padding not counted")
-    divisor = divisor_override or kernel[0] * kernel[1]
-    x = low.pad(x, [0, 0] + padding, [0, 0] + high, 0.0)
+    # ``high`` is the padding the last window needs on the far side (more
+    # than ``padding`` where ceil_mode's last window starts in it).
+    x_padded = low.pad(x, [0, 0] + padding, [0, 0] + high, 0.0)
     xexprs = ["d0", "d1", "d2 * %d + d4" % stride[0],
               "d3 * %d + d5" % stride[1]]
-    return _window_sum(low, x, xexprs, kernel, shape, divisor)
+    total = _window_sum(low, x_padded, xexprs, kernel, shape)
+    return _divide_by_windows(low, total, shape, kernel, stride, padding,
+                              x.shape[-2:], count_include_pad,
+                              divisor_override)
 
 
 @_handles(aten.avg_pool2d_backward)
 def _avg_pool2d_backward(low, grad, x, kernel, stride, padding, ceil_mode,
                          count_include_pad, divisor_override):
+    """Each window's gradient over its divisor, spread back over the
+    window's inputs."""
     shape, dtype = _out(low)
     h, w = x.shape[-2:]
     kernel, stride, padding, dilation, high = _pool_geometry(
         x, kernel, stride, padding, (1,), grad.shape[-2:])
-    if any(h > p for h, p in zip(high, padding)) or (
-            any(padding) and not count_include_pad):
-        raise UnsupportedError("avg_pool2d backward with ceil_mode windows "
-                               "past the input, or padding not counted")
-    divisor = divisor_override or kernel[0] * kernel[1]
-    spread = _spread(low, low.materialize(grad), h, w, kernel, stride,
-                     padding, dilation, 0.0)
+    grad = _divide_by_windows(low, low.materialize(grad), grad.shape, kernel,
+                              stride, padding, (h, w), count_include_pad,
+                              divisor_override)
+    spread = _spread(low, grad, h, w, kernel, stride, padding, dilation, 0.0)
     exprs = ["d0", "d1", "d2 + %d - d4" % (kernel[0] - 1),
              "d3 + %d - d5" % (kernel[1] - 1)]
-    return _window_sum(low, spread, exprs, kernel, shape, divisor)
+    return _window_sum(low, spread, exprs, kernel, shape)
 
 
 def _window_sum(low, source, exprs, window, shape, divisor=None):

@@ -26,6 +26,7 @@ import torch
 from torch.fx.experimental import proxy_tensor
 
 from ._aten_lowering import UnsupportedError
+from ._functions import DECOMPOSITIONS
 
 aten = torch.ops.aten
 
@@ -50,53 +51,17 @@ def decompositions():
 
 
 class _DecomposeBeforeAutograd(torch.overrides.TorchFunctionMode):
-    """Functions that torch._decomp decomposes but whose backward it does
-    not: the first trace runs the decomposition itself, so that autograd
-    differentiates it (bilinear upsampling, adaptive average pooling with
-    uneven windows)."""
+    """Functions that the first trace runs in other ATen ops, so that
+    autograd differentiates those (``_functions.DECOMPOSITIONS``)."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if func is torch.nn.functional.interpolate:
-            decomposed = _bilinear(*args, **kwargs)
-            if decomposed is not None:
-                return decomposed
-        if func is torch.nn.functional.adaptive_avg_pool2d:
-            decomposed = _adaptive_avg_pool2d(*args, **kwargs)
+        decompose = DECOMPOSITIONS.get(func)
+        if decompose is not None:
+            decomposed = decompose(*args, **kwargs)
             if decomposed is not None:
                 return decomposed
         return func(*args, **kwargs)
-
-
-def _adaptive_avg_pool2d(input, output_size):
-    """Uneven windows only: the even ones are average pooling, whose
-    backward has a core lowering."""
-    from torch._decomp.decompositions import adaptive_avg_pool2d
-    size = [output_size] * 2 if isinstance(output_size, int) else \
-        list(output_size)
-    size = [n if s is None else s for n, s in zip(input.shape[-2:], size)]
-    if all(n % s == 0 or s % n == 0 for n, s in zip(input.shape[-2:],
-                                                    size)):
-        return None
-    return adaptive_avg_pool2d(input, size)
-
-
-def _bilinear(input, size=None, scale_factor=None, mode="nearest",
-              align_corners=None, recompute_scale_factor=None,
-              antialias=False):
-    if mode != "bilinear" or antialias or input.dim() != 4:
-        return None
-    from torch._decomp.decompositions import upsample_bilinear2d_vec
-    if size is not None:
-        size = [size] * 2 if isinstance(size, int) else list(size)
-        scales = None
-    else:
-        scales = [scale_factor] * 2 if isinstance(
-            scale_factor, (int, float)) else list(scale_factor)
-        if recompute_scale_factor:
-            size = [int(n * s) for n, s in zip(input.shape[2:], scales)]
-            scales = None
-    return upsample_bilinear2d_vec(input, size, bool(align_corners), scales)
 
 
 def _nll_loss2d_forward(self, target, weight, reduction, ignore_index):

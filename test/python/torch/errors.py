@@ -42,16 +42,16 @@ class Sorting(torch.nn.Module):
         self.inner = torch.nn.Sequential(torch.nn.Linear(4, 4))
 
     def forward(self, x):
-        return torch.cumsum(self.inner(x), 1)
+        return torch.sort(self.inner(x), 1).values
 
 
 # The op and the module it comes from are named.
-# CHECK: UnsupportedError: unsupported operation aten.cumsum.default (at 'Sorting', node cumsum)
+# CHECK: UnsupportedError: unsupported operation aten.sort.default (at 'Sorting', node sort)
 expect_error(Sorting(), torch.randn(2, 4), loss=lambda y: y.sum())
 
-# CHECK: UnsupportedError: 1-D convolution (only 2-D NCHW is supported) (at '0', node convolution)
-expect_error(torch.nn.Sequential(torch.nn.Conv1d(2, 2, 3)),
-             torch.randn(1, 2, 5), loss=lambda y: y.sum())
+# CHECK: UnsupportedError: 3-D convolution (only 2-D NCHW is supported) (at '0', node convolution)
+expect_error(torch.nn.Sequential(torch.nn.Conv3d(1, 2, 3)),
+             torch.randn(1, 1, 4, 4, 4), loss=lambda y: y.sum())
 
 
 class MutatesInput(torch.nn.Module):
