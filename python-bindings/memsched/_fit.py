@@ -156,6 +156,12 @@ def plan_ops(module_text, func_name):
     return ops
 
 
+def _attribute(module, path):
+    for name in path.split("."):
+        module = getattr(module, name)
+    return module
+
+
 class Schedule:
     """Events on the FX nodes of ``graph`` (see the module docstring), from
     a plan's ops (``plan_ops``) or, with ``ops=None``, the graph's own order
@@ -450,6 +456,11 @@ class Schedule:
                     kwargs = dict(kwargs)
                     kwargs[update[2]] = env[into]
                     env[node] = update[1](*args, **kwargs)
+                elif node.op == "get_attr":
+                    # A constant the model or loss made (a loss's class
+                    # weights): the capture's copy, on the step's device.
+                    env[node] = _attribute(self.graph.owning_module,
+                                           node.target).to(device)
                 else:
                     env[node] = node.target(*args, **kwargs)
                 storages.made(node, into)

@@ -12,7 +12,7 @@ import math
 import numbers
 import re
 
-__all__ = ["normalize", "ACCEPTED"]
+__all__ = ["normalize", "bytes_of", "ACCEPTED"]
 
 # Units are read case-insensitively, as the passes do: budgets are bytes,
 # never bits.
@@ -83,3 +83,14 @@ def normalize(budget):
     if value * _SCALES[unit.lower()] >= 9.2e18:
         raise ValueError("budget '%s' is too large" % budget)
     return number + unit
+
+
+def bytes_of(budget):
+    """The bytes of an absolute budget as ``normalize`` spells it
+    (``"12GiB"`` -> 12884901888, rounded down as the passes read it);
+    None for ``"min"``, fractions and None."""
+    if budget is None or budget == "min" or budget.endswith("x"):
+        return None
+    match = _FORM.fullmatch(budget)
+    return int(float(match.group("number")) *
+               _SCALES[match.group("unit").lower()])

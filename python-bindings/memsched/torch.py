@@ -804,7 +804,20 @@ def fit(model, inputs, target=None, loss="cross_entropy", budget="0.5x",
         if allow_swap and allow_remat:
             candidates.append(plan_at(plain, "min", swap=False))
         return min(candidates, key=lambda f: f.estimated_bytes)
-    first = plan_at(plain, budget)
+    try:
+        first = plan_at(plain, budget)
+    except MLIRError:
+        # memsched's footprint counts what its own ops hold (each op's
+        # temporaries, the arena's packing); the ATen ops at their
+        # boundaries can hold less. The smallest plans decide.
+        limit = budgets.bytes_of(budget)
+        smallest = fit(model, inputs, target, loss, "min", device, dropout,
+                       allow_remat, allow_swap, offload) \
+            if limit is not None else None
+        if smallest is None or smallest.estimated_bytes > limit:
+            raise
+        smallest.budget_bytes = limit
+        return smallest
     limit = first.report["functions"][0].get("fit", {}).get("budget_bytes")
     if not limit:
         return first

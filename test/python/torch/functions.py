@@ -131,23 +131,24 @@ def randn(*shape):
     return torch.randn(*shape, generator=generator)
 
 
-torch.manual_seed(0)
-# CHECK: activations: 5 results match PyTorch
-# CHECK: activations: bit-identical after memsched-optimize
-check_model("activations", Activations(), randn(4, 8), randn(4, 8), "mse",
-            passes=OPTIMIZE)
-# CHECK: reductions: 3 results match PyTorch
-check_model("reductions", Reductions(), randn(4, 8), randn(4, 8), "mse")
-# CHECK: signal: 13 results match PyTorch
-# CHECK: signal: bit-identical after memsched-optimize
-check_model("signal", Signal(), randn(2, 2, 16),
-            torch.tensor([1, 4]), "cross_entropy", passes=OPTIMIZE)
-# CHECK: pixels: 7 results match PyTorch
-check_model("pixels", Pixels(), randn(2, 3, 4, 4), randn(2, 2, 2, 1),
-            smooth_losses)
-# CHECK: averages: 3 results match PyTorch
-check_model("averages", Averages(), randn(2, 3, 7, 7), None, lambda y: y)
-# Targets 1 and 2 are the ignored classes of two of the losses.
-# CHECK: smoothed_cross_entropy: 3 results match PyTorch
-check_model("smoothed_cross_entropy", nn.Linear(6, 5), randn(6, 6),
-            torch.tensor([0, 1, 2, 3, 4, 2]), smoothed_cross_entropy)
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    # CHECK: activations: 5 results match PyTorch
+    # CHECK: activations: bit-identical after memsched-optimize
+    check_model("activations", Activations(), randn(4, 8), randn(4, 8), "mse",
+                passes=OPTIMIZE)
+    # CHECK: reductions: 3 results match PyTorch
+    check_model("reductions", Reductions(), randn(4, 8), randn(4, 8), "mse")
+    # CHECK: signal: 13 results match PyTorch
+    # CHECK: signal: bit-identical after memsched-optimize
+    check_model("signal", Signal(), randn(2, 2, 16),
+                torch.tensor([1, 4]), "cross_entropy", passes=OPTIMIZE)
+    # CHECK: pixels: 7 results match PyTorch
+    check_model("pixels", Pixels(), randn(2, 3, 4, 4), randn(2, 2, 2, 1),
+                smooth_losses)
+    # CHECK: averages: 3 results match PyTorch
+    check_model("averages", Averages(), randn(2, 3, 7, 7), None, lambda y: y)
+    # Targets 1 and 2 are the ignored classes of two of the losses.
+    # CHECK: smoothed_cross_entropy: 3 results match PyTorch
+    check_model("smoothed_cross_entropy", nn.Linear(6, 5), randn(6, 6),
+                torch.tensor([0, 1, 2, 3, 4, 2]), smoothed_cross_entropy)
