@@ -39,14 +39,18 @@ _KEPT = {aten.slice.Tensor, aten._to_copy.default}
 
 def decompositions():
     """The decomposition table: every ATen-to-ATen decomposition of
-    ``torch._decomp`` but those of ``_KEPT``, and the per-pixel loss as
-    the loss over pixels. Decompositions into prims (``torch._refs``) are
+    ``torch._decomp`` but those of ``_KEPT``, and the negative log
+    likelihood's own (any ignored class; the per-pixel loss as the loss
+    over pixels). Decompositions into prims (``torch._refs``) are
     left out: they would need a second core."""
     from torch._decomp import decomposition_table
     table = {op: fn for op, fn in decomposition_table.items()
              if fn.__module__.startswith("torch._decomp") and
              op not in _KEPT}
+    table[aten.nll_loss_forward.default] = _nll_loss_forward
     table[aten.nll_loss2d_forward.default] = _nll_loss2d_forward
+    table[aten.nll_loss_backward.default] = _nll_loss_backward
+    table[aten.nll_loss2d_backward.default] = _nll_loss_backward
     return table
 
 
@@ -64,14 +68,70 @@ class _DecomposeBeforeAutograd(torch.overrides.TorchFunctionMode):
         return func(*args, **kwargs)
 
 
+# aten::Reduction's values.
+_NONE, _MEAN, _SUM = 0, 1, 2
+
+
+def _nll_loss_forward(self, target, weight, reduction, ignore_index):
+    """torch._decomp's ``nll_loss_forward`` as PyTorch's kernel computes
+    it, but for an ``ignore_index`` of any sign: PyTorch 1.13's treats a
+    negative one as none and gathers at it, so -100 (the default, the usual
+    padding label) read out of range and counted in the mean. Ignored
+    targets gather at class 0 and contribute 0, to the sum and the total
+    weight alike."""
+    channel_dim = 0 if self.dim() < 2 else 1
+    if weight is not None:
+        self = self * (weight.unsqueeze(0) if self.dim() > 1 else weight)
+    kept = target != ignore_index
+    safe = torch.where(kept, target, 0).unsqueeze(channel_dim)
+    result = -torch.gather(self, channel_dim, safe).squeeze(channel_dim)
+    result = torch.where(kept, result, 0)
+    if reduction == _NONE and self.dim() > 1:
+        return result, self.new_full((), 0.0)
+    if weight is not None:
+        expanded = weight.unsqueeze(0).expand(self.shape) \
+            if self.dim() > 1 else weight
+        taken = torch.gather(expanded, channel_dim, safe).squeeze(
+            channel_dim)
+        total_weight = torch.where(kept, taken, 0).sum()
+    else:
+        total_weight = kept.sum().to(self)
+    if reduction == _SUM:
+        result = result.sum()
+    elif reduction == _MEAN:
+        result = result.sum() / total_weight
+    return result, total_weight
+
+
+def _nll_loss_backward(grad_output, self, target, weight, reduction,
+                       ignore_index, total_weight):
+    """torch._decomp's ``_nll_loss_backward`` for an ``ignore_index`` of
+    any sign (see ``_nll_loss_forward``); also the per-pixel loss's, whose
+    class dim is 1 as well."""
+    channel_dim = 0 if self.dim() < 2 else 1
+    if reduction == _MEAN:
+        grad_output = grad_output / total_weight
+    kept = (target != ignore_index).unsqueeze(channel_dim)
+    safe = torch.where(kept, target.unsqueeze(channel_dim), 0)
+    grad_input = torch.scatter(torch.zeros_like(self), channel_dim, safe,
+                               -1.0)
+    if grad_input.dim() > grad_output.dim() > 0:
+        grad_output = grad_output.unsqueeze(channel_dim)
+    if weight is not None:
+        shape = [1] * self.dim()
+        shape[channel_dim] = weight.shape[0]
+        grad_output = grad_output * weight.reshape(shape)
+    grad_output = torch.where(kept, grad_output, 0)
+    return grad_input * grad_output
+
+
 def _nll_loss2d_forward(self, target, weight, reduction, ignore_index):
-    """The per-pixel loss is the 1-D loss over every pixel: torch._decomp's
-    ``nll_loss_forward`` on (pixels, classes)."""
-    from torch._decomp.decompositions import nll_loss_forward
+    """The per-pixel loss is the 1-D loss over every pixel
+    (``_nll_loss_forward`` on (pixels, classes))."""
     flat = self.movedim(1, -1).reshape(-1, self.shape[1])
-    result, total = nll_loss_forward(flat, target.reshape(-1), weight,
-                                     reduction, ignore_index)
-    if reduction == 0:  # none
+    result, total = _nll_loss_forward(flat, target.reshape(-1), weight,
+                                      reduction, ignore_index)
+    if reduction == _NONE:
         result = result.reshape(target.shape)
     return result, total
 
@@ -247,10 +307,34 @@ def _tensors(value):
             yield from _tensors(item)
 
 
-def _tracing_error(error):
+def _plain_tensor_attributes(roots):
+    """``module.path.name`` of each tensor a module of ``roots`` holds as a
+    plain attribute (neither parameter nor buffer)."""
+    found = []
+    for prefix, root in roots:
+        if not isinstance(root, torch.nn.Module):
+            continue
+        for path, module in root.named_modules(prefix=prefix):
+            for name, value in vars(module).items():
+                if isinstance(value, torch.Tensor):
+                    found.append("%s.%s" % (path, name) if path else name)
+    return found
+
+
+def _tracing_error(error, roots=()):
     text = str(error)
     name = type(error).__name__
     first = text.splitlines()[0] if text else ""
+    if "non-Fake Tensor inputs" in text:
+        # The trace runs on fake tensors; a real one can only come from
+        # outside the traced arguments.
+        held = _plain_tensor_attributes(roots)
+        where = ("a module holds a tensor as a plain attribute (%s): "
+                 "register it with register_buffer, or make it in forward"
+                 % ", ".join("'%s'" % h for h in held[:3])) if held else \
+            "the step reads a tensor made outside it (a global or a " \
+            "closure's): make it in forward, or hold it as a buffer"
+        return UnsupportedError("tracing failed: %s (%s)" % (where, first))
     if "DataDependent" in name or "data-dependent" in text or \
             "_local_scalar_dense" in text or "item()" in text:
         return UnsupportedError(
@@ -415,7 +499,7 @@ def capture(function, args, roots, arg_names, random="inputs"):
     except UnsupportedError:
         raise
     except Exception as error:  # torch raises many types while tracing.
-        raise _tracing_error(error) from error
+        raise _tracing_error(error, roots) from error
     # Flat arguments, so that random inputs can be appended.
     first.graph._codegen = torch.fx.graph.CodeGen()
     first.recompile()
@@ -453,7 +537,7 @@ def capture(function, args, roots, arg_names, random="inputs"):
     except UnsupportedError:
         raise
     except Exception as error:
-        raise _tracing_error(error) from error
+        raise _tracing_error(error, roots) from error
     second.graph.eliminate_dead_code()
     _split_convolution_backward(second.graph, origins)
     second.recompile()

@@ -54,6 +54,27 @@ expect_error(torch.nn.Sequential(torch.nn.Conv3d(1, 2, 3)),
              torch.randn(1, 1, 4, 4, 4), loss=lambda y: y.sum())
 
 
+class PlainTensor(torch.nn.Module):
+    """Graph edges held as a plain tensor attribute, not a buffer."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(4, 4)
+        self.linear.edges = torch.tensor([1, 0])
+
+    def forward(self, x):
+        return self.linear(x).index_select(0, self.linear.edges)
+
+
+# CHECK: UnsupportedError: tracing failed: a module holds a tensor as a plain attribute ('linear.edges'): register it with register_buffer, or make it in forward
+expect_error(PlainTensor(), torch.randn(2, 4), loss=lambda y: y.sum())
+
+GLOBAL = torch.tensor([1, 0])
+# CHECK: UnsupportedError: tracing failed: the step reads a tensor made outside it (a global or a closure's): make it in forward, or hold it as a buffer
+expect_error(torch.nn.Linear(4, 4), torch.randn(2, 4),
+             loss=lambda y: y.index_select(0, GLOBAL).sum())
+
+
 class MutatesInput(torch.nn.Module):
     def __init__(self):
         super().__init__()

@@ -5,7 +5,7 @@
 # index_select, 1-D and transposed 1-D convolutions, pixel shuffles, PReLU,
 # adaptive max pooling, average pooling with a divisor per window, and
 # losses (smooth L1, Huber, cross entropy with label smoothing, class
-# weights and an ignored class). Each exported step, run on CPU, gives
+# weights and an ignored class, also -100 and per pixel). Each exported step, run on CPU, gives
 # PyTorch's loss and gradients (tolerance in check.py); two also run under
 # memsched-optimize and give the same bits as before.
 
@@ -18,6 +18,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 OPTIMIZE = "memsched-optimize{budget=0.5x device=h100},canonicalize,cse"
+SMALLEST = "memsched-optimize{budget=min device=h100},canonicalize,cse"
 
 
 class Activations(nn.Module):
@@ -124,6 +125,30 @@ def smoothed_cross_entropy(output, target):
                         label_smoothing=0.3)
 
 
+def ignored_labels(output, target):
+    """Targets of -100 (the default ignored class, PyTorch's padding
+    label): out of range, they count neither in the sum nor in the mean."""
+    weight = torch.tensor([0.5, 1.0, 2.0, 1.5, 0.7], dtype=output.dtype)
+    return F.cross_entropy(output, target) + \
+        F.cross_entropy(output, target, weight=weight, reduction="sum") + \
+        (F.nll_loss(F.log_softmax(output, 1), target, reduction="none") *
+         torch.arange(6, dtype=output.dtype)).sum()
+
+
+class Segmenter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+def ignored_pixels(output, target):
+    return F.cross_entropy(output, target, ignore_index=255) + \
+        F.cross_entropy(output, torch.where(target == 255, -100, target))
+
+
 generator = torch.Generator().manual_seed(0)
 
 
@@ -148,6 +173,15 @@ if __name__ == "__main__":
                 smooth_losses)
     # CHECK: averages: 3 results match PyTorch
     check_model("averages", Averages(), randn(2, 3, 7, 7), None, lambda y: y)
+    # CHECK: ignored_labels: 3 results match PyTorch
+    # CHECK: ignored_labels: bit-identical after memsched-optimize
+    check_model("ignored_labels", nn.Linear(6, 5), randn(6, 6),
+                torch.tensor([0, -100, 2, -100, 4, 1]), ignored_labels,
+                passes=SMALLEST)
+    # CHECK: ignored_pixels: 3 results match PyTorch
+    check_model("ignored_pixels", Segmenter(), randn(2, 3, 4, 4),
+                torch.tensor([[[0, 1, 255, 3]] * 4, [[255, 2, 2, 1]] * 4]),
+                ignored_pixels)
     # Targets 1 and 2 are the ignored classes of two of the losses.
     # CHECK: smoothed_cross_entropy: 3 results match PyTorch
     check_model("smoothed_cross_entropy", nn.Linear(6, 5), randn(6, 6),
