@@ -30,7 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "test", "python", "torch"))
 
-from check import families  # noqa: E402
+from check import check_model, families  # noqa: E402
 
 import memsched  # noqa: E402
 import memsched.torch as mt  # noqa: E402
@@ -45,15 +45,21 @@ def figures(text):
     return function
 
 
-def main():
+def main(builders=None):
+    """``builders``: ``{name: builder}`` as check.families gives (the
+    default); bench/other_models.py passes its own."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", default="")
     parser.add_argument("--budgets", default="0.7x,0.5x,min")
     parser.add_argument("--offload", default="params,grads,inputs",
                         help="offload= of the second run of each budget "
                         "(empty: none)")
+    parser.add_argument("--against-pytorch", action="store_true",
+                        help="first compare each exported step with "
+                        "PyTorch's loss and gradients (check.py's "
+                        "tolerance)")
     args = parser.parse_args()
-    builders = families()
+    builders = builders or families()
     names = args.families.split(",") if args.families else list(builders)
     variants = [""] + (["offload=" + args.offload] if args.offload else [])
     print("| family | ops | planned (KiB) | floor | budget | offload | "
@@ -63,8 +69,16 @@ def main():
     for name in names:
         start = time.time()
         model, inputs, target, loss = builders[name]()
-        capture = mt.capture_training_step(model, inputs, target, loss)
-        text = mt.lower_graph(capture)
+        try:
+            if args.against_pytorch:
+                check_model(name, model, inputs, target, loss)
+            capture = mt.capture_training_step(model, inputs, target, loss)
+            text = mt.lower_graph(capture)
+        except (mt.UnsupportedError, AssertionError) as error:
+            print("| %s | | | | | | %s | - | FAIL: %s |" % (
+                name, type(error).__name__, str(error).splitlines()[0]))
+            failures += 1
+            continue
         arguments = mt.training_step_arguments(model, inputs, target,
                                                capture, 0)
         reference = [a.tobytes() for a in run_with_inputs(text, arguments)]
