@@ -9,8 +9,10 @@
 # PyTorch's loss and gradients (tolerance in check.py); two also run under
 # memsched-optimize and give the same bits as before.
 
+import os
 import sys
-sys.path.insert(0, sys.argv[1])
+# check.py beside this file (also when bench/other_models.py imports it).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check import check_model
 
 import torch
