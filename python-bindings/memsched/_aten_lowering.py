@@ -790,7 +790,7 @@ def _math_function(name):
     return lambda b, x, dtype: b.math(name, x, dtype)
 
 
-_FLOAT_UNARY = {
+_PRIMS_ONLY_UNARY = {
     (aten.leaky_relu,): _leaky_relu,
     (aten.softplus,): _softplus,
     (aten.threshold,): _threshold,
@@ -800,8 +800,8 @@ _FLOAT_UNARY = {
 }
 for _name in ("log1p", "expm1", "log2", "log10", "exp2", "tan", "atan",
               "asin", "acos", "sinh", "cosh", "trunc"):
-    _FLOAT_UNARY[(getattr(aten, _name),)] = _math_function(_name)
-for _ops, _compute in _FLOAT_UNARY.items():
+    _PRIMS_ONLY_UNARY[(getattr(aten, _name),)] = _math_function(_name)
+for _ops, _compute in _PRIMS_ONLY_UNARY.items():
     _pointwise(*_ops)(_unary(_compute))
 
 
