@@ -16,6 +16,8 @@ import math
 import operator
 import struct
 
+import numpy
+
 import torch
 
 aten = torch.ops.aten
@@ -2228,26 +2230,113 @@ def _replicate_backward(low, grad, shape, ratio):
     return _window_sum(low, low.materialize(grad), exprs, (ry, rx), shape)
 
 
+def _nearest_sources(size, out, scale):
+    """PyTorch's source index of each output position of nearest
+    upsampling (``nearest_idx``): the same index, half of it at twice the
+    size, else ``floor(o * s)`` in float32 with ``s`` the inverse of the
+    scale given, or ``size / out``."""
+    if out == size:
+        return list(range(out))
+    if out == 2 * size:
+        return [o >> 1 for o in range(out)]
+    step = numpy.float32(1.0 / scale) if scale else \
+        numpy.float32(size) / numpy.float32(out)
+    return [min(int(numpy.floor(numpy.float32(o) * step)), size - 1)
+            for o in range(out)]
+
+
+def _nearest_tables(low, size, out, scales):
+    """The source rows and columns of each output position, and the integer
+    replication ratio where the sources are ``o // r`` along both dims."""
+    sources = [_nearest_sources(n, o, s)
+               for n, o, s in zip(size, out, scales)]
+    ratio = _replication(low, size, out)
+    if ratio is not None and all(
+            table == [o // r for o in range(len(table))]
+            for table, r in zip(sources, ratio)):
+        return sources, ratio
+    return sources, None
+
+
+def _index_constant(low, values):
+    ttype = _tensor_type((len(values),), "i64")
+    return Tensor(low.emit("arith.constant dense<[%s]> : %s" % (
+        ", ".join(map(str, values)), ttype)), (len(values),), "i64")
+
+
+def _nearest_scales(*scales, **kwargs):
+    """``[scale_h, scale_w]`` (None where not given) from the arguments
+    after the sizes: ``scales_h, scales_w`` (``.default``) or one list
+    ``scale_factors`` (``.vec``)."""
+    if len(scales) == 1 and not isinstance(scales[0], (int, float)):
+        return list(scales[0]) if scales[0] else [None, None]
+    if "scale_factors" in kwargs:
+        return list(kwargs["scale_factors"] or [None, None])
+    scales = list(scales) + [None] * (2 - len(scales))
+    return [kwargs.get("scales_h", scales[0]),
+            kwargs.get("scales_w", scales[1])]
+
+
 @_handles(aten.upsample_nearest2d)
-def _upsample_nearest2d(low, x, *args, **kwargs):
-    shape, _ = _out(low)
-    ratio = _replication(low, x.shape[-2:], shape[-2:])
-    if ratio is None or len(shape) != 4:
-        raise UnsupportedError("nearest upsampling from %s to %s (only "
-                               "integer factors are supported)" %
-                               (list(x.shape[-2:]), list(shape[-2:])))
-    return _replicate(low, x, shape, ratio)
+def _upsample_nearest2d(low, x, output_size, *scales, **kwargs):
+    """Integer factors replicate; other sizes read each output position's
+    source through constant tables of rows and columns."""
+    shape, dtype = _out(low)
+    if len(shape) != 4:
+        raise UnsupportedError("nearest upsampling of a %d-D input" %
+                               len(shape))
+    sources, ratio = _nearest_tables(low, x.shape[-2:], shape[-2:],
+                                     _nearest_scales(*scales, **kwargs))
+    if ratio is not None:
+        return _replicate(low, x, shape, ratio)
+    x = low.materialize(x)
+    rows, cols = (_index_constant(low, table) for table in sources)
+
+    def compute(b, args):
+        indices = [b.index(0), b.index(1)] + [
+            b.emit("arith.index_cast %s : i64 to index" % a)
+            for a in args[:2]]
+        return _extract(b, x, indices)
+    return low.generic(shape, dtype, [rows, cols], [["d2"], ["d3"]],
+                       ["parallel"] * 4, Body(low), compute)
 
 
 @_handles(aten.upsample_nearest2d_backward)
-def _upsample_nearest2d_backward(low, grad, *args, **kwargs):
-    shape, _ = _out(low)
-    ratio = _replication(low, shape[-2:], grad.shape[-2:])
-    if ratio is None or len(shape) != 4:
-        raise UnsupportedError("nearest upsampling backward from %s to %s "
-                               "(only integer factors are supported)" %
-                               (list(grad.shape[-2:]), list(shape[-2:])))
-    return _replicate_backward(low, grad, shape, ratio)
+def _upsample_nearest2d_backward(low, grad, output_size, input_size,
+                                 *scales, **kwargs):
+    """Each input pixel gets the gradients of the outputs that read it:
+    summed over the output rows whose source is its row, then over the
+    output columns whose source is its column."""
+    shape, dtype = _out(low)
+    if len(shape) != 4:
+        raise UnsupportedError("nearest upsampling backward of a %d-D "
+                               "input" % len(shape))
+    sources, ratio = _nearest_tables(low, shape[-2:], grad.shape[-2:],
+                                     _nearest_scales(*scales, **kwargs))
+    if ratio is not None:
+        return _replicate_backward(low, grad, shape, ratio)
+    grad = low.materialize(grad)
+    rows, cols = (_index_constant(low, table) for table in sources)
+
+    def gather_along(source, table, out_shape, source_exprs, table_expr,
+                     target_dim):
+        def compute(b, args):
+            here = b.emit("arith.index_cast %s : index to i64" %
+                          b.index(target_dim))
+            hit = b.emit("arith.cmpi eq, %s, %s : i64" % (here, args[1]))
+            added = b.emit("arith.addf %s, %s : %s" % (args[2], args[0],
+                                                      dtype))
+            return b.select(hit, added, args[2], dtype)
+        return low.generic(out_shape, dtype, [source, table],
+                           [source_exprs, [table_expr]],
+                           ["parallel"] * 4 + ["reduction"], Body(low),
+                           compute, init=low.filled(out_shape, dtype, 0.0))
+    # Loops n c ih ow | oh, then n c ih iw | ow.
+    n, c, out_h, out_w = grad.shape
+    by_rows = gather_along(grad, rows, (n, c, shape[2], out_w),
+                           ["d0", "d1", "d4", "d3"], "d4", 2)
+    return gather_along(by_rows, cols, shape, ["d0", "d1", "d2", "d4"], "d4",
+                        3)
 
 
 @_handles(aten._adaptive_avg_pool2d_backward)

@@ -110,10 +110,10 @@ class RandomFromValues(torch.nn.Module):
 # CHECK: UnsupportedError: random op aten.bernoulli.default in 'RandomFromValues' reads computed values
 expect_error(RandomFromValues(), torch.randn(2, 4), loss=lambda y: y.sum())
 
-# Nearest upsampling by a fraction has no core lowering.
-# CHECK: UnsupportedError: nearest upsampling from [5, 5] to [7, 7] (only integer factors are supported) (at '1', node upsample_nearest2d)
+# Adaptive max pooling with windows of different sizes has no lowering.
+# CHECK: UnsupportedError: unsupported operation aten.adaptive_max_pool2d.default (at '1', node adaptive_max_pool2d)
 expect_error(torch.nn.Sequential(torch.nn.Conv2d(2, 2, 1),
-                                 torch.nn.Upsample(size=7)),
+                                 torch.nn.AdaptiveMaxPool2d(2)),
              torch.randn(1, 2, 5, 5), loss=lambda y: y.sum())
 
 # CHECK: UnsupportedError: input 0 is a list, not a tensor

@@ -3,11 +3,12 @@
 # elementwise functions that PyTorch decomposes only into prims, value and
 # index reductions, scans, flips and repeats, the gradients of gather and
 # index_select, 1-D and transposed 1-D convolutions, pixel shuffles, PReLU,
-# adaptive max pooling, average pooling with a divisor per window, and
-# losses (smooth L1, Huber, cross entropy with label smoothing, class
-# weights and an ignored class, also -100 and per pixel). Each exported step, run on CPU, gives
-# PyTorch's loss and gradients (tolerance in check.py); two also run under
-# memsched-optimize and give the same bits as before.
+# adaptive max pooling, average pooling with a divisor per window, nearest
+# resampling to any size, and losses (smooth L1, Huber, cross entropy with
+# label smoothing, class weights and an ignored class, also -100 and per
+# pixel). Each exported step, run on CPU, gives PyTorch's loss and
+# gradients (tolerance in check.py); some also run under memsched-optimize
+# and give the same bits as before.
 
 import os
 import sys
@@ -112,6 +113,24 @@ class Averages(nn.Module):
         return a.sum() + b.sum() * 2 + (c * c).sum() + (d * a).sum()
 
 
+class Nearest(nn.Module):
+    """Nearest resampling to sizes that are no integer multiple (a size
+    given; scale factors whose inverse is not size / out), and by 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 2, 1)
+
+    def forward(self, x):
+        h = self.conv(x)
+        a = F.interpolate(h, size=(7, 5), mode="nearest")
+        b = F.interpolate(h, scale_factor=1.7, mode="nearest")
+        c = F.interpolate(h, scale_factor=(3.1, 0.6), mode="nearest")
+        d = F.interpolate(h, scale_factor=2, mode="nearest")
+        return (a * a).sum() + b.sum() * 3 + (c * c * c).sum() + \
+            (d * d).sum()
+
+
 def smooth_losses(output, target):
     return F.smooth_l1_loss(output, target, beta=0.5) + \
         F.huber_loss(output, target, delta=0.3) + \
@@ -175,6 +194,10 @@ if __name__ == "__main__":
                 smooth_losses)
     # CHECK: averages: 3 results match PyTorch
     check_model("averages", Averages(), randn(2, 3, 7, 7), None, lambda y: y)
+    # CHECK: nearest: 3 results match PyTorch
+    # CHECK: nearest: bit-identical after memsched-optimize
+    check_model("nearest", Nearest(), randn(2, 3, 4, 4), None, lambda y: y,
+                passes=SMALLEST)
     # CHECK: ignored_labels: 3 results match PyTorch
     # CHECK: ignored_labels: bit-identical after memsched-optimize
     check_model("ignored_labels", nn.Linear(6, 5), randn(6, 6),
