@@ -4,7 +4,8 @@ runs in other ATen ops, so that autograd differentiates those.
 Each entry is used where PyTorch 1.13 gives the importer nothing it can
 lower: no decomposition of the op or of its backward outside prims
 (bilinear upsampling, adaptive pooling, 1-D convolutions, pixel
-shuffles, PReLU, the smooth L1 and Huber losses), or a kernel that fails
+shuffles, PReLU, embedding bags of a fixed size, the smooth L1 and Huber
+losses), or a kernel that fails
 under fake tensors (cross entropy with label smoothing writes a real
 scalar tensor through ``index_put_``). Each computes what PyTorch's
 kernel computes, in the same ATen ops where there is one (the 1-D
@@ -130,6 +131,34 @@ def _prelu(input, weight):
     return torch.where(input > 0, input, slope * input)
 
 
+def _embedding_bag(input, weight, offsets=None, max_norm=None,
+                   norm_type=2, scale_grad_by_freq=False, mode="mean",
+                   sparse=False, per_sample_weights=None,
+                   include_last_offset=False, padding_idx=None):
+    """Bags of a fixed size (a 2-D input, one bag per row): the rows'
+    embeddings summed, averaged or maximised over each bag; entries equal
+    to ``padding_idx`` take no part (an empty bag gives zeros). Bags given
+    by offsets have sizes known only from data: None."""
+    if input.dim() != 2 or offsets is not None or max_norm is not None or \
+            (padding_idx is not None and mode == "max"):
+        return None
+    rows = F.embedding(input, weight, scale_grad_by_freq=scale_grad_by_freq)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(-1)
+    if mode == "max":
+        return rows.max(1).values
+    if padding_idx is not None:
+        kept = (input != padding_idx % weight.shape[0]).unsqueeze(-1)
+        rows = rows.masked_fill(~kept, 0.0)
+    total = rows.sum(1)
+    if mode == "sum":
+        return total
+    if padding_idx is None:
+        return total / input.shape[1]
+    count = kept.sum(1)
+    return torch.where(count > 0, total / count.clamp(min=1), 0.0)
+
+
 def _reduce(loss, reduction):
     if reduction == "mean":
         return loss.mean()
@@ -208,6 +237,7 @@ DECOMPOSITIONS = {
     torch.pixel_shuffle: _pixel_shuffle,
     torch.pixel_unshuffle: _pixel_unshuffle,
     torch.prelu: _prelu,
+    F.embedding_bag: _embedding_bag,
     F.smooth_l1_loss: _smooth_l1_loss,
     F.huber_loss: _huber_loss,
     F.cross_entropy: _cross_entropy,

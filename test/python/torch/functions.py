@@ -4,11 +4,11 @@
 # index reductions, scans, flips and repeats, the gradients of gather and
 # index_select, 1-D and transposed 1-D convolutions, pixel shuffles, PReLU,
 # adaptive max pooling, average pooling with a divisor per window, nearest
-# resampling to any size, and losses (smooth L1, Huber, cross entropy with
-# label smoothing, class weights and an ignored class, also -100 and per
-# pixel). Each exported step, run on CPU, gives PyTorch's loss and
-# gradients (tolerance in check.py); some also run under memsched-optimize
-# and give the same bits as before.
+# resampling to any size, embedding bags of a fixed size, and losses
+# (smooth L1, Huber, cross entropy with label smoothing, class weights and
+# an ignored class, also -100 and per pixel). Each exported step, run on
+# CPU, gives PyTorch's loss and gradients (tolerance in check.py); some
+# also run under memsched-optimize and give the same bits as before.
 
 import os
 import sys
@@ -131,6 +131,23 @@ class Nearest(nn.Module):
             (d * d).sum()
 
 
+class Bags(nn.Module):
+    """Embedding bags of a fixed size (a 2-D input): mean, sum with a
+    padding index, max, and mean over a bag of padding alone."""
+
+    def __init__(self):
+        super().__init__()
+        self.mean = nn.EmbeddingBag(10, 4, mode="mean")
+        self.sum = nn.EmbeddingBag(10, 4, mode="sum", padding_idx=0)
+        self.max = nn.EmbeddingBag(10, 4, mode="max")
+        self.padded_mean = nn.EmbeddingBag(10, 4, mode="mean", padding_idx=3)
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.head(self.mean(x) + self.sum(x) + self.max(x) +
+                         self.padded_mean(x))
+
+
 def smooth_losses(output, target):
     return F.smooth_l1_loss(output, target, beta=0.5) + \
         F.huber_loss(output, target, delta=0.3) + \
@@ -198,6 +215,11 @@ if __name__ == "__main__":
     # CHECK: nearest: bit-identical after memsched-optimize
     check_model("nearest", Nearest(), randn(2, 3, 4, 4), None, lambda y: y,
                 passes=SMALLEST)
+    # CHECK: bags: 7 results match PyTorch
+    # CHECK: bags: bit-identical after memsched-optimize
+    check_model("bags", Bags(), torch.tensor([[1, 2, 0, 5], [3, 3, 3, 3],
+                                              [0, 9, 9, 4]]),
+                torch.tensor([0, 1, 1]), "cross_entropy", passes=SMALLEST)
     # CHECK: ignored_labels: 3 results match PyTorch
     # CHECK: ignored_labels: bit-identical after memsched-optimize
     check_model("ignored_labels", nn.Linear(6, 5), randn(6, 6),
