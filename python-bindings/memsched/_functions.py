@@ -3,11 +3,10 @@ runs in other ATen ops, so that autograd differentiates those.
 
 Each entry is used where PyTorch 1.13 gives the importer nothing it can
 lower: no decomposition of the op or of its backward outside prims
-(bilinear upsampling, adaptive pooling, 1-D convolutions, pixel
-shuffles, PReLU, embedding bags of a fixed size, the smooth L1 and Huber
-losses), or a kernel that fails
-under fake tensors (cross entropy with label smoothing writes a real
-scalar tensor through ``index_put_``). Each computes what PyTorch's
+(bilinear upsampling, adaptive pooling, 1-D convolutions, pixel shuffles,
+PReLU, embedding bags of a fixed size, the smooth L1 and Huber losses), or
+a kernel that fails under fake tensors (cross entropy with label smoothing
+writes a real scalar tensor through ``index_put_``). Each computes what PyTorch's
 kernel computes, in the same ATen ops where there is one (the 1-D
 convolution is the 2-D one over a height of 1). A decomposer returns None
 where it does not apply; the function then runs as it is.
@@ -15,19 +14,6 @@ where it does not apply; the function then runs as it is.
 
 import torch
 import torch.nn.functional as F
-
-
-def _adaptive_avg_pool2d(input, output_size):
-    """Uneven windows only: the even ones are average pooling, whose
-    backward has a core lowering."""
-    from torch._decomp.decompositions import adaptive_avg_pool2d
-    size = [output_size] * 2 if isinstance(output_size, int) else \
-        list(output_size)
-    size = [n if s is None else s for n, s in zip(input.shape[-2:], size)]
-    if all(n % s == 0 or s % n == 0 for n, s in zip(input.shape[-2:],
-                                                    size)):
-        return None
-    return adaptive_avg_pool2d(input, size)
 
 
 def _bilinear(input, size=None, scale_factor=None, mode="nearest",
@@ -48,16 +34,32 @@ def _bilinear(input, size=None, scale_factor=None, mode="nearest",
     return upsample_bilinear2d_vec(input, size, bool(align_corners), scales)
 
 
-def _even_windows(input, output_size, dims):
-    """The window of adaptive pooling to ``output_size`` over the last
-    ``dims`` dims where every window has the same size; None otherwise."""
+def _pooled_sizes(input, output_size, dims):
+    """Adaptive pooling's ``(input size, output size)`` over each of the
+    last ``dims`` dims (an output size of None keeps the input's)."""
     sizes = [output_size] * dims if isinstance(output_size, int) else \
         list(output_size)
-    sizes = [n if s is None else s
-             for n, s in zip(input.shape[-dims:], sizes)]
-    if any(n % s for n, s in zip(input.shape[-dims:], sizes)):
+    return [(n, n if s is None else s)
+            for n, s in zip(input.shape[-dims:], sizes)]
+
+
+def _even_windows(input, output_size, dims):
+    """The window of adaptive pooling where every window has the same
+    size; None otherwise."""
+    sizes = _pooled_sizes(input, output_size, dims)
+    if any(n % s for n, s in sizes):
         return None
-    return [n // s for n, s in zip(input.shape[-dims:], sizes)]
+    return [n // s for n, s in sizes]
+
+
+def _adaptive_avg_pool2d(input, output_size):
+    """Uneven windows only: the even ones are average pooling, whose
+    backward has a core lowering."""
+    from torch._decomp.decompositions import adaptive_avg_pool2d
+    sizes = _pooled_sizes(input, output_size, 2)
+    if all(n % s == 0 or s % n == 0 for n, s in sizes):
+        return None
+    return adaptive_avg_pool2d(input, [s for _, s in sizes])
 
 
 def _adaptive_max_pool2d(input, output_size, return_indices=False):

@@ -79,6 +79,17 @@ def check_model(name, model, inputs, target, loss="cross_entropy",
     return text
 
 
+def run_fitted(fitted, inputs, target):
+    """Runs a ``memsched.torch.fit`` step and its captured order with the
+    same random masks; returns (bit-identical, the step's ``measure``
+    figures)."""
+    loss, grads = fitted(inputs, target, seed=0)
+    again, expected = fitted.run_unplanned(inputs, target, seed=0)
+    identical = torch.equal(loss, again) and all(
+        torch.equal(a, b) for a, b in zip(grads, expected))
+    return identical, fitted.measure(inputs, target, seed=0)
+
+
 def _images(batch, size, classes, seed=0):
     generator = torch.Generator().manual_seed(seed)
     return (torch.randn(batch, 3, size, size, generator=generator),

@@ -16,16 +16,13 @@ import torch.nn as nn
 
 import memsched
 import memsched.torch as mt
+from check import run_fitted  # noqa: E402
 from functions import Signal, smoothed_cross_entropy  # noqa: E402
 
 
 def check(name, model, inputs, target, loss, budget):
     fitted = mt.fit(model, inputs, target, loss, budget=budget)
-    result, grads = fitted(inputs, target, seed=0)
-    again, expected = fitted.run_unplanned(inputs, target, seed=0)
-    identical = torch.equal(result, again) and all(
-        torch.equal(a, b) for a, b in zip(grads, expected))
-    figures = fitted.measure(inputs, target, seed=0)
+    identical, figures = run_fitted(fitted, inputs, target)
     measured = figures["fitted_boundary_bytes"]
     print("%s %s: bit-identical %s, within %s, estimate covers %s" % (
         name, budget, identical, measured <= fitted.budget_bytes,

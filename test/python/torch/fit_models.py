@@ -8,10 +8,14 @@
 # memsched's plan may, e.g. into a copy swapped back in; lstm holds 5.7%
 # more), and fit's estimate from shapes is never below it.
 
-import torch
+import os
+import sys
 
 import memsched.torch as mt
 from memsched.torch_models import zoo
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check import run_fitted  # noqa: E402
 
 CASES = [("resnet18", "min", ()), ("resnet18", "0.5x", ("params", "grads")),
          ("gpt", "0.9x", ()), ("gpt", "0.3x", ("params", "grads")),
@@ -20,11 +24,7 @@ CASES = [("resnet18", "min", ()), ("resnet18", "0.5x", ("params", "grads")),
 for name, budget, offload in CASES:
     (model, inputs, target), = zoo("small", [name]).values()
     fitted = mt.fit(model, inputs, target, budget=budget, offload=offload)
-    loss, grads = fitted(inputs, target, seed=0)
-    again, expected = fitted.run_unplanned(inputs, target, seed=0)
-    identical = torch.equal(loss, again) and all(
-        torch.equal(a, b) for a, b in zip(grads, expected))
-    figures = fitted.measure(inputs, target, seed=0)
+    identical, figures = run_fitted(fitted, inputs, target)
     measured = figures["fitted_boundary_bytes"]
     bound = fitted.budget_bytes or 1.10 * figures["planned_bytes"]
     print("%s %s %s: bit-identical %s, within %s, estimate covers %s, "
