@@ -32,7 +32,8 @@ Checks, each a failure class of the summary:
   the input's planned bytes); floor: a budget pass's planned_bytes below
   the reported ``floor_bytes`` of the input, as it is and after
   ``cse,canonicalize`` (which no order, recomputation or swap plan may go
-  below; not checked where ops were split or fused, which changes the
+  below), or below its ``recompute_floor_bytes`` where the output swaps
+  nothing (not checked where ops were split or fused, which changes the
   floor); json: the report is not strict JSON;
 - wrong-result: CPU results (memsched-exec-harness +
   memsched-to-cpu-pipeline + mlir-runner) not bit-identical to the input's,
@@ -395,10 +396,11 @@ class Worker:
             fail("diagnostic", label, pipeline, error)
 
     def floors(self, text):
-        """The floor of each function of ``text``, by name: the smaller of
-        its floor as it is and after cse and canonicalize (the cleanup a
-        budget pass's output is measured after, which may fold ops away, or
-        fold a fill into a constant that is then resident)."""
+        """The floors of each function of ``text``, by name, as (any plan,
+        plans without swaps): the smaller of each as it is and after cse and
+        canonicalize (the cleanup a budget pass's output is measured after,
+        which may fold ops away, or fold a fill into a constant that is then
+        resident)."""
         floors = {}
         cleaned, _ = self.run(text, "cse,canonicalize")
         for module in [text, cleaned]:
@@ -408,8 +410,10 @@ class Worker:
                 return {}
             for name, function in functions.items():
                 if "floor_bytes" in function:
-                    floors[name] = min(floors.get(name, function[
-                        "floor_bytes"]), function["floor_bytes"])
+                    figures = (function["floor_bytes"],
+                               function["recompute_floor_bytes"])
+                    floors[name] = tuple(map(min, floors.get(name, figures),
+                                             figures))
         return floors
 
     def check_budget(self, fail, label, pipeline, fraction, before, output,
@@ -447,13 +451,17 @@ class Worker:
                 # recomputation and swap plan (a concatenation computed in
                 # place, a split op or fused ops change the ops whose
                 # working sets make it; arguments in host memory are no
-                # longer resident).
-                floor = floors.get(name)
-                if (floor is not None and "concat" not in label and
-                        "split" not in label and not fit.get("split") and
-                        "fuse" not in label and not fit.get("fused") and
-                        not fit.get("offload") and
-                        function["planned_bytes"] < floor):
+                # longer resident); an output without swaps, the higher
+                # floor of recomputation.
+                if (name not in floors or "concat" in label or
+                        "split" in label or fit.get("split") or
+                        "fuse" in label or fit.get("fused") or
+                        fit.get("offload")):
+                    continue
+                floor, recompute_floor = floors[name]
+                if "memsched.swap_out" not in module:
+                    floor = recompute_floor
+                if function["planned_bytes"] < floor:
                     fail("floor", label, pipeline,
                          "@%s after %s: planned %d B below the input's "
                          "floor %d B" % (name, stage,

@@ -294,7 +294,39 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
     if (isStructuredControlFlow(graph.getOp(task)))
       placedElsewhere[id] += problem.task(task).workspaceBytes;
   }
-  FootprintFloor floor = computeFootprintFloor(problem, &placedElsewhere);
+  // The recomputation floor's pairs count a live buffer whole in the arena:
+  // not one that may become a returned buffer's or an argument's storage
+  // through a chain of in-place writes, nor one an erased op makes.
+  std::vector<char> heldWhole(problem.numBuffers(), 0);
+  for (size_t buffer = 0; buffer < problem.numBuffers(); ++buffer)
+    heldWhole[buffer] = problem.buffer(static_cast<BufferId>(buffer)).kind ==
+                            BufferKind::Transient &&
+                        !escaping[buffer] && !anyRoot[buffer] &&
+                        roots[buffer].empty();
+  std::vector<SmallVector<BufferId, 2>> takers(problem.numBuffers());
+  for (const auto &taskPairs : pairs)
+    for (auto [result, input] : taskPairs)
+      takers[input].push_back(result);
+  std::vector<char> inArgument(problem.numBuffers(), 0);
+  SmallVector<BufferId> worklist(argumentBuffers.begin(),
+                                 argumentBuffers.end());
+  while (!worklist.empty()) {
+    BufferId input = worklist.pop_back_val();
+    for (BufferId result : takers[input])
+      if (!inArgument[result]) {
+        inArgument[result] = 1;
+        heldWhole[result] = 0;
+        worklist.push_back(result);
+      }
+  }
+  for (size_t id = 0; id < problem.numValues(); ++id) {
+    const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
+    for (TaskId task : {value.producer, value.definedBy})
+      if (task != kNoId && dead.contains(graph.getOp(task)))
+        heldWhole[value.buffer] = 0;
+  }
+  FootprintFloor floor =
+      computeFootprintFloor(problem, &placedElsewhere, &heldWhole);
   floor.residentBytes -= deadResidentBytes;
   // A returned buffer whose storage may be a writable argument's is among
   // the resident bytes already; an argument holds one at most.
@@ -687,6 +719,16 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
     report.floorOp = op->getName().getStringRef().str();
     report.floorLocation = describeLocation(op->getLoc());
   }
+  report.recomputeFloorBytes = floor.recomputeBytes();
+  report.recomputeFloorWorkingSetBytes = floor.recomputeWorkingSetBytes;
+  if (floor.recomputeTask != kNoId) {
+    Operation *op = graph.getOp(floor.recomputeTask);
+    report.recomputeFloorOp = op->getName().getStringRef().str();
+    report.recomputeFloorLocation = describeLocation(op->getLoc());
+  } else {
+    report.recomputeFloorOp = report.floorOp;
+    report.recomputeFloorLocation = report.floorLocation;
+  }
   BufferNames names(problem, order);
   describeStep(graph, order, *profile, names, profile->peakStep,
                /*arenaOnly=*/false, report.peakOp, report.peakLocation,
@@ -1059,6 +1101,11 @@ llvm::json::Object mlir::memsched::toJSON(const FunctionReport &report,
   object["floor_working_set_bytes"] = report.floorWorkingSetBytes;
   object["floor_op"] = report.floorOp;
   object["floor_location"] = report.floorLocation;
+  object["recompute_floor_bytes"] = report.recomputeFloorBytes;
+  object["recompute_floor_working_set_bytes"] =
+      report.recomputeFloorWorkingSetBytes;
+  object["recompute_floor_op"] = report.recomputeFloorOp;
+  object["recompute_floor_location"] = report.recomputeFloorLocation;
   object["peak_op"] = report.peakOp;
   object["peak_location"] = report.peakLocation;
   object["peak_buffers"] = toJson(report.peakBuffers);
@@ -1190,6 +1237,15 @@ void mlir::memsched::printTextReport(ArrayRef<FunctionReport> reports,
        << report.floorBytes << " bytes = resident + returned + "
        << formatBytes(report.floorWorkingSetBytes) << " for '" << report.floorOp
        << "' at " << report.floorLocation << ")\n";
+    if (report.recomputeFloorBytes > report.floorBytes)
+      os << "  " << llvm::left_justify("floor, no swaps", 22)
+         << llvm::right_justify(formatBytes(report.recomputeFloorBytes), 12)
+         << "  (" << report.recomputeFloorBytes
+         << " bytes = resident + returned + "
+         << formatBytes(report.recomputeFloorWorkingSetBytes)
+         << ": two operands of '" << report.recomputeFloorOp << "' at "
+         << report.recomputeFloorLocation
+         << ", each made while the other is held)\n";
     if (!report.fuse.empty()) {
       auto integer = [&](StringRef key) {
         return report.fuse.getInteger(key).value_or(0);

@@ -537,10 +537,23 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
 /// Names the op whose own working set bounds every plan from below, as the
 /// floor's reason: no plan goes below resident + escaping buffers + the
 /// largest working set of one op in the arena (its non-escaping operands,
-/// results and workspace).
+/// results and workspace). Without swaps, names the op whose operand pair
+/// bounds the plans higher, where one does.
 static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
-                            int64_t smallestFootprint) {
+                            int64_t smallestFootprint, bool withoutSwaps) {
   sched::FootprintFloor floor = computeFunctionFloor(graph);
+  if (withoutSwaps && floor.recomputeTask != sched::kNoId &&
+      floor.recomputeBytes() > floor.bytes() &&
+      floor.recomputeBytes() <= smallestFootprint) {
+    diag.attachNote(graph.getOp(floor.recomputeTask)->getLoc())
+        << "no plan without swaps goes below "
+        << formatBytes(floor.recomputeBytes()) << " (" << floor.recomputeBytes()
+        << " B): resident " << floor.residentBytes << " B + returned "
+        << floor.escapingBytes << " B + " << floor.recomputeWorkingSetBytes
+        << " B while two of this op's operands are made, the later one "
+           "while the earlier is held";
+    return;
+  }
   // A bound the plans beat (below what the model allows) is never stated.
   if (floor.task == sched::kNoId || floor.bytes() > smallestFootprint)
     return;
@@ -799,7 +812,7 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
     else if (!canSwap && config.allowSwap)
       diag << "; the device has no host link to swap over";
     diag << ")";
-    attachFloorNote(diag, graph, smallest);
+    attachFloorNote(diag, graph, smallest, /*withoutSwaps=*/!canSwap);
     if (bodies)
       diag.attachNote(func.getLoc())
           << "planned inside " << describeBodies(*bodies) << " first, with "

@@ -174,6 +174,16 @@ def report(analysis):
                      function["floor_bytes"],
                      format_bytes(function["floor_working_set_bytes"]),
                      function["floor_op"], function["floor_location"]))
+        if function["recompute_floor_bytes"] > function["floor_bytes"]:
+            lines.append(
+                "  %-22s%12s  (%d bytes = resident + returned + %s: two "
+                "operands of '%s' at %s, each made while the other is held)"
+                % ("floor, no swaps",
+                   format_bytes(function["recompute_floor_bytes"]),
+                   function["recompute_floor_bytes"],
+                   format_bytes(function["recompute_floor_working_set_bytes"]),
+                   function["recompute_floor_op"],
+                   function["recompute_floor_location"]))
         if function.get("peak_op"):
             lines.append("  %-22s%s ('%s'), largest live buffers:" % (
                 "peak at", function["peak_location"], function["peak_op"]))

@@ -178,6 +178,13 @@ def fit_table(before, after, budget=None):
                 "floor (no plan goes below)", "",
                 _bytes(function["floor_bytes"]), "'%s' at %s" % (
                     function["floor_op"], function["floor_location"])))
+            if function["recompute_floor_bytes"] > function["floor_bytes"]:
+                lines.append("  %-28s%14s  %14s  %s" % (
+                    "floor without swaps", "",
+                    _bytes(function["recompute_floor_bytes"]),
+                    "operands of '%s' at %s" % (
+                        function["recompute_floor_op"],
+                        function["recompute_floor_location"])))
         lines.append("  %-28s%14s  %14s" % (
             "peak live (modelled)", _bytes(first.get("peak_bytes")),
             _bytes(function["peak_bytes"])))

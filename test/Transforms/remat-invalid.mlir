@@ -12,6 +12,7 @@
 // The smallest reachable footprint the error states is met when given back.
 // RUN: memsched-opt %t/unreachable.mlir -mlir-print-op-on-diagnostic=false -memsched-remat=budget=12KiB 2>&1 | FileCheck %t/unreachable.mlir --check-prefix=GIVEN-BACK
 // RUN: memsched-opt %t/side-effects.mlir -verify-diagnostics -memsched-remat=budget=14KiB
+// RUN: memsched-opt %t/pair-floor.mlir -verify-diagnostics -memsched-remat=budget=16KiB
 // RUN: memsched-opt %t/dynamic.mlir -verify-diagnostics -memsched-remat=budget=0.5x
 
 // Tests that memsched-remat rejects bad options, budgets it cannot meet and
@@ -164,4 +165,37 @@ func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // expected-error @below {{memsched-remat leaves '@f' unchanged: argument type 'tensor<?xf32>' has no static size}}
 func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %x : tensor<?xf32>
+}
+
+//--- pair-floor.mlir
+// Without swaps the floor is higher: the add reads %q and %s, transposes
+// made with 8 KiB working sets, so whichever is made last is made with the
+// other held (memsched-swap meets 16 KiB; report-recompute-floor.mlir).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+// expected-error @below {{memsched-remat: cannot meet the budget of 16.00 KiB (16384 B) for '@pair'; the smallest reachable footprint is 20.00 KiB (20480 B, the function as it is)}}
+func.func @pair(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %e0 = tensor.empty() : tensor<32x32xf32>
+  %p = linalg.exp ins(%x : tensor<32x32xf32>) outs(%e0 : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %e1 = tensor.empty() : tensor<32x32xf32>
+  %q = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<32x32xf32>) outs(%e1 : tensor<32x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<32x32xf32>
+  %e2 = tensor.empty() : tensor<32x32xf32>
+  %r = linalg.negf ins(%x : tensor<32x32xf32>) outs(%e2 : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %e3 = tensor.empty() : tensor<32x32xf32>
+  %s = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<32x32xf32>) outs(%e3 : tensor<32x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<32x32xf32>
+  %e4 = tensor.empty() : tensor<32x32xf32>
+  // expected-note @below {{no plan without swaps goes below 20.00 KiB (20480 B): resident 4096 B + returned 4096 B + 12288 B while two of this op's operands are made, the later one while the earlier is held}}
+  %t = linalg.add ins(%q, %s : tensor<32x32xf32>, tensor<32x32xf32>) outs(%e4 : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %e5 = tensor.empty() : tensor<32x32xf32>
+  %u = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<32x32xf32>) outs(%e5 : tensor<32x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<32x32xf32>
+  return %u : tensor<32x32xf32>
 }

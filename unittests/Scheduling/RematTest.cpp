@@ -6,6 +6,7 @@
 
 #include "memsched/Scheduling/Remat.h"
 #include "memsched/Scheduling/CheckmateIlp.h"
+#include "memsched/Scheduling/Footprint.h"
 #include "memsched/Scheduling/MemorySimulator.h"
 #include "memsched/Scheduling/Oracles/Generators.h"
 #include "memsched/Scheduling/RematGraph.h"
@@ -646,6 +647,50 @@ TEST(RematTest, TheIlpPhaseReachesTheExactOptimumOnSmallDags) {
   EXPECT_GE(figures.feasible, 60) << figures.str();
   EXPECT_EQ(figures.met, figures.feasible) << figures.str();
   EXPECT_EQ(figures.exact, figures.met) << figures.str();
+}
+
+// The floor of plans without swaps (FootprintFloor::recomputeBytes) against
+// the smallest peak any run sequence reaches, recomputation included (the
+// least budget the exact search meets): never above it, at it on some
+// graphs, and above the one-task floor on some, so either check can fail.
+TEST(RematTest, NoRunSequenceGoesBelowTheRecomputationFloor) {
+  std::mt19937 rng(515);
+  int raised = 0, tight = 0, raisedToTheOptimum = 0, graphs = 200;
+  for (int iteration = 0; iteration < graphs; ++iteration) {
+    RematGraph graph = test::makeRandomRematGraph(rng, 10);
+    // Without results held to the end, the peak is the arena's live bytes.
+    for (RematNode &node : graph.nodes)
+      node.keepToEnd = false;
+    std::string error;
+    std::optional<ExpandedSequence> expanded =
+        expandSequence(graph, identitySequence(graph), &error);
+    ASSERT_TRUE(expanded.has_value()) << error;
+    FootprintFloor floor = computeFootprintFloor(expanded->problem);
+    ASSERT_EQ(floor.residentBytes + floor.escapingBytes, 0);
+    int64_t low = 0;
+    int64_t high = simulateSequence(graph, identitySequence(graph))->peakBytes;
+    while (low < high) {
+      int64_t middle = low + (high - low) / 2;
+      if (solveRematBruteForce(graph, middle))
+        high = middle;
+      else
+        low = middle + 1;
+    }
+    SCOPED_TRACE("graph " + std::to_string(iteration));
+    EXPECT_GE(floor.recomputeWorkingSetBytes, floor.workingSetBytes);
+    EXPECT_GE(high, floor.recomputeWorkingSetBytes);
+    raised += floor.recomputeWorkingSetBytes > floor.workingSetBytes;
+    tight += high == floor.recomputeWorkingSetBytes;
+    raisedToTheOptimum +=
+        high == floor.recomputeWorkingSetBytes &&
+        floor.recomputeWorkingSetBytes > floor.workingSetBytes;
+  }
+  std::printf("recomputation floor: above the one-task floor on %d, at the "
+              "optimum on %d (%d of them above the one-task floor) of %d "
+              "graphs\n",
+              raised, tight, raisedToTheOptimum, graphs);
+  EXPECT_GE(raised, 20);
+  EXPECT_GE(raisedToTheOptimum, 10);
 }
 
 // The node graph read back from the Problem of a node graph is that graph,

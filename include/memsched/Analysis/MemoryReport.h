@@ -97,6 +97,14 @@ struct FunctionReport {
   int64_t floorWorkingSetBytes = 0;
   std::string floorOp;
   std::string floorLocation;
+  /// The smallest planned bytes any order and recomputation plan of these
+  /// ops can reach, without swaps (FootprintFloor::recomputeBytes): at least
+  /// floorBytes; above it where two operands `recomputeFloorOp` reads cannot
+  /// be made without the other held, with what making them needs.
+  int64_t recomputeFloorBytes = 0;
+  int64_t recomputeFloorWorkingSetBytes = 0;
+  std::string recomputeFloorOp;
+  std::string recomputeFloorLocation;
   /// The op of the first step at which the transient bytes peak, and the
   /// largest transient buffers live there (at most kPeakBuffersReported,
   /// largest first): what holds the memory a plan would have to cut.

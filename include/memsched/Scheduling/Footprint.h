@@ -97,16 +97,38 @@ struct FootprintFloor {
   int64_t bytes() const {
     return residentBytes + escapingBytes + workingSetBytes;
   }
+
+  /// Plans that only order and recompute (no swaps, the ops as they are)
+  /// are bounded higher: two values one task reads are live together, so
+  /// whichever of the two copies it reads is made last is made while the
+  /// other is held, and the inputs of that making are live beside the held
+  /// one in turn (Footprint.cpp, HeldSetBound). The largest such bound over
+  /// the operand pairs of every task, at least workingSetBytes.
+  int64_t recomputeWorkingSetBytes = 0;
+  /// The task reading that pair (kNoId where no pair bound exceeds the
+  /// working set), and the two values.
+  TaskId recomputeTask = kNoId;
+  ValueId recomputeFirst = kNoId;
+  ValueId recomputeSecond = kNoId;
+  /// resident + escaping + recomputeWorkingSetBytes.
+  int64_t recomputeBytes() const {
+    return residentBytes + escapingBytes + recomputeWorkingSetBytes;
+  }
 };
 
 /// The floor of a verified problem. \p placedElsewhere, if given, holds for
 /// each task the bytes of its working set that a plan may place elsewhere
 /// (a result in one of its inputs' buffers, a buffer in a returned one);
 /// they are left out of its working set, so that the floor also holds for
-/// plans that write in place.
+/// plans that write in place. \p heldWhole, if given, flags the buffers
+/// that occupy the arena whole whenever a value of theirs is live (not
+/// storage a plan may place in an argument's or returned buffer, nor made
+/// by an op cleanup erases); only those enter the recomputation floor's
+/// pairs. Without it, every transient buffer that does not escape does.
 FootprintFloor
 computeFootprintFloor(const Problem &problem,
-                      const std::vector<int64_t> *placedElsewhere = nullptr);
+                      const std::vector<int64_t> *placedElsewhere = nullptr,
+                      const std::vector<char> *heldWhole = nullptr);
 
 } // namespace scheduling
 } // namespace memsched
