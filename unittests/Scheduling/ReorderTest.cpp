@@ -674,6 +674,47 @@ TEST(ReorderTest, WindowsNeverWorsenAndOftenImprove) {
       << improvements << " of " << runs << " runs improved";
 }
 
+// A mask made from a recomputed activation (as a ReLU6's backward makes
+// one) beside the input gradient: the windows cannot move the 36 tasks of
+// its making, the hoisting moves them before the gradient exists.
+TEST(ReorderTest, HoistingMovesAMakingOffThePeak) {
+  Problem problem;
+  auto add = [&](int64_t bytes, std::vector<ValueId> inputs) {
+    TaskId task = problem.addTask(Task{});
+    for (ValueId input : inputs)
+      problem.addConsumer(input, task);
+    Value value;
+    value.sizeBytes = bytes;
+    value.buffer = problem.addBuffer({"", bytes, BufferKind::Transient});
+    value.producer = task;
+    return problem.addValue(value);
+  };
+  // What the gradient is made from, made first (else a free source the
+  // windows would move).
+  ValueId upstream = add(1, {});
+  ValueId gradient = add(40, {upstream});
+  ValueId padded = add(42, {gradient});
+  ValueId inputGradient = add(40, {padded});
+  // A ladder, not a chain (which the windows' search would fold into one
+  // task).
+  ValueId before = add(2, {});
+  ValueId chain = add(2, {before});
+  for (int i = 0; i < 30; ++i)
+    std::tie(before, chain) = std::make_pair(chain, add(2, {chain, before}));
+  ValueId activation = add(45, {chain});
+  ValueId low = add(5, {activation});
+  ValueId high = add(5, {activation});
+  ValueId mask = add(5, {low, high});
+  add(40, {mask, inputGradient});
+  std::vector<TaskId> program = problem.programOrder();
+  ASSERT_EQ(peakOf(problem, program), 95);
+  WindowSearchOptions windows;
+  EXPECT_EQ(peakOf(problem, improveByWindows(problem, program, windows)), 95);
+  std::vector<TaskId> hoisted = improveByHoisting(problem, program);
+  ASSERT_TRUE(isValidOrder(problem, hoisted));
+  EXPECT_EQ(peakOf(problem, hoisted), 87);
+}
+
 TEST(ReorderTest, ReorderFailsWithAMessage) {
   // Liu on a non-tree.
   int checked = 0;
@@ -1033,6 +1074,27 @@ TEST(ReorderTest, StoppedSearchesKeepTheirBestOrderAndAValidBound) {
     }
   }
   EXPECT_GE(stopped, 200);
+}
+
+TEST(ReorderTest, HoistingNeverWorsens) {
+  int runs = 0, improvements = 0;
+  for (int n : {50, 200, 600})
+    for (uint32_t seed : {3u, 4u, 5u}) {
+      Problem problem = seed % 2 ? makeChainyDag(n, seed * 17 + n)
+                                 : makeRandomDag(n, seed * 17 + n, 0.4, 1000);
+      SCOPED_TRACE(std::to_string(n) + " tasks, seed " + std::to_string(seed));
+      for (const std::vector<TaskId> &start :
+           {problem.programOrder(), scheduleInductorBfs(problem)}) {
+        std::vector<TaskId> hoisted = improveByHoisting(problem, start);
+        ASSERT_TRUE(isValidOrder(problem, hoisted));
+        int64_t before = peakOf(problem, start);
+        int64_t after = peakOf(problem, hoisted);
+        EXPECT_LE(after, before);
+        ++runs;
+        improvements += after < before;
+      }
+    }
+  EXPECT_GE(improvements, 3) << improvements << " of " << runs;
 }
 
 TEST(ReorderTest, NoOrderGoesBelowTheFootprintFloor) {

@@ -158,6 +158,27 @@ std::vector<TaskId> improveByWindows(const Problem &problem,
                                      const WindowSearchOptions &options,
                                      int64_t *statesVisited = nullptr);
 
+struct HoistSearchOptions {
+  /// Positions before a task among which its ancestors are moved, and the
+  /// range that holds them (at most kMaxLocalTasks).
+  int reach = 256;
+  /// Tasks tried per peak step: the one at the step and those right after.
+  int targets = 4;
+  /// Peak steps tried per round, and rounds (one move each).
+  int peakSteps = 4;
+  int maxRounds = 32;
+  /// Work limit: tasks and buffers simulated over all trials.
+  int64_t maxWork = 64'000'000;
+};
+
+/// Lowers the peak of \p order by moving a task at or just after a peak
+/// step, with its ancestors among the reach positions before it, to the
+/// earlier position where the steps in between peak lowest (HoistSearch.cpp).
+/// Never returns a worse order.
+std::vector<TaskId> improveByHoisting(const Problem &problem,
+                                      std::vector<TaskId> order,
+                                      const HoistSearchOptions &options = {});
+
 //===----------------------------------------------------------------------===//
 // The user-facing entry point.
 //===----------------------------------------------------------------------===//
