@@ -61,6 +61,11 @@ struct BudgetPassConfig {
   /// memsched-reorder with `objective=planned` does, where that measures
   /// fewer planned bytes at no more modelled time (`reorder-after=`).
   bool reorderAfterRemat = true;
+  /// At `min`, where the plan chosen recomputes (without swaps) and that
+  /// order moved ops, plan again from the result, whose order the planners
+  /// then see, while that lowers the planned bytes: at most this many more
+  /// rounds.
+  int minimumReplans = 2;
 };
 
 /// What the driver decided, for test passes and tools.
