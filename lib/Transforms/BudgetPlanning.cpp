@@ -651,7 +651,10 @@ static void replanAtMinimum(func::FuncOp func, const CostModel &costModel,
   auto firstFit = func->getAttrOfType<DictionaryAttr>(kFitAttrName);
   auto planned = fit ? fit.getAs<IntegerAttr>("planned_after_bytes") : nullptr;
   auto time = fit ? fit.getAs<FloatAttr>("time_after_s") : nullptr;
-  if (!planned || !time || !firstFit || planned.getInt() >= plannedAfter)
+  auto chosen = fit ? fit.getAs<StringAttr>("chosen") : nullptr;
+  // A round that swaps would describe only its own levers.
+  if (!planned || !time || !firstFit || !chosen ||
+      chosen.getValue() != "remat" || planned.getInt() >= plannedAfter)
     return;
   // The copy's figures before are the first round's result.
   Builder builder(func.getContext());
