@@ -129,7 +129,8 @@ findReturnedStorage(const Problem &problem, const std::vector<bool> &escaping,
   return roots;
 }
 
-FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
+FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph,
+                                                    bool boundRecomputation) {
   const Problem &problem = graph.getProblem();
   std::vector<bool> escaping = problem.escapingBuffers();
   auto anyBufferOf = [&](Value value) -> BufferId {
@@ -294,39 +295,42 @@ FootprintFloor mlir::memsched::computeFunctionFloor(const TensorGraph &graph) {
     if (isStructuredControlFlow(graph.getOp(task)))
       placedElsewhere[id] += problem.task(task).workspaceBytes;
   }
-  // The recomputation floor's pairs count a live buffer whole in the arena:
-  // not one that may become a returned buffer's or an argument's storage
-  // through a chain of in-place writes, nor one an erased op makes.
-  std::vector<char> heldWhole(problem.numBuffers(), 0);
-  for (size_t buffer = 0; buffer < problem.numBuffers(); ++buffer)
-    heldWhole[buffer] = problem.buffer(static_cast<BufferId>(buffer)).kind ==
-                            BufferKind::Transient &&
-                        !escaping[buffer] && !anyRoot[buffer] &&
-                        roots[buffer].empty();
-  std::vector<SmallVector<BufferId, 2>> takers(problem.numBuffers());
-  for (const auto &taskPairs : pairs)
-    for (auto [result, input] : taskPairs)
-      takers[input].push_back(result);
-  std::vector<char> inArgument(problem.numBuffers(), 0);
-  SmallVector<BufferId> worklist(argumentBuffers.begin(),
-                                 argumentBuffers.end());
-  while (!worklist.empty()) {
-    BufferId input = worklist.pop_back_val();
-    for (BufferId result : takers[input])
-      if (!inArgument[result]) {
-        inArgument[result] = 1;
-        heldWhole[result] = 0;
-        worklist.push_back(result);
-      }
+  std::vector<char> heldWhole;
+  if (boundRecomputation) {
+    // The recomputation floor's pairs count a live buffer whole in the arena:
+    // not one that may become a returned buffer's or an argument's storage
+    // through a chain of in-place writes, nor one an erased op makes.
+    heldWhole.assign(problem.numBuffers(), 0);
+    for (size_t buffer = 0; buffer < problem.numBuffers(); ++buffer)
+      heldWhole[buffer] = problem.buffer(static_cast<BufferId>(buffer)).kind ==
+                              BufferKind::Transient &&
+                          !escaping[buffer] && !anyRoot[buffer] &&
+                          roots[buffer].empty();
+    std::vector<SmallVector<BufferId, 2>> takers(problem.numBuffers());
+    for (const auto &taskPairs : pairs)
+      for (auto [result, input] : taskPairs)
+        takers[input].push_back(result);
+    std::vector<char> inArgument(problem.numBuffers(), 0);
+    SmallVector<BufferId> worklist(argumentBuffers.begin(),
+                                   argumentBuffers.end());
+    while (!worklist.empty()) {
+      BufferId input = worklist.pop_back_val();
+      for (BufferId result : takers[input])
+        if (!inArgument[result]) {
+          inArgument[result] = 1;
+          heldWhole[result] = 0;
+          worklist.push_back(result);
+        }
+    }
+    for (size_t id = 0; id < problem.numValues(); ++id) {
+      const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
+      for (TaskId task : {value.producer, value.definedBy})
+        if (task != kNoId && dead.contains(graph.getOp(task)))
+          heldWhole[value.buffer] = 0;
+    }
   }
-  for (size_t id = 0; id < problem.numValues(); ++id) {
-    const scheduling::Value &value = problem.value(static_cast<ValueId>(id));
-    for (TaskId task : {value.producer, value.definedBy})
-      if (task != kNoId && dead.contains(graph.getOp(task)))
-        heldWhole[value.buffer] = 0;
-  }
-  FootprintFloor floor =
-      computeFootprintFloor(problem, &placedElsewhere, &heldWhole);
+  FootprintFloor floor = computeFootprintFloor(
+      problem, &placedElsewhere, boundRecomputation ? &heldWhole : nullptr);
   floor.residentBytes -= deadResidentBytes;
   // A returned buffer whose storage may be a writable argument's is among
   // the resident bytes already; an argument holds one at most.
@@ -655,7 +659,8 @@ static void describeStep(const TensorGraph &graph,
 }
 
 FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
-                                               const CostModel &costModel) {
+                                               const CostModel &costModel,
+                                               bool boundRecomputation) {
   FunctionReport report;
   report.name = func.getSymName().str();
   report.device = costModel.getDevice().name;
@@ -711,7 +716,7 @@ FunctionReport mlir::memsched::analyzeFunction(func::FuncOp func,
   report.arenaBytes = footprint.arenaBytes;
   report.arenaMaxLiveBytes = footprint.arenaMaxLiveBytes;
   report.escapingBytes = footprint.escapingBytes;
-  FootprintFloor floor = computeFunctionFloor(graph);
+  FootprintFloor floor = computeFunctionFloor(graph, boundRecomputation);
   report.floorBytes = floor.bytes();
   report.floorWorkingSetBytes = floor.workingSetBytes;
   if (floor.task != kNoId) {
@@ -1049,7 +1054,8 @@ mlir::memsched::analyzeModule(ModuleOp module, StringRef device,
       return;
     }
     CostModel costModel(*spec);
-    reports.push_back(analyzeFunction(func, costModel));
+    reports.push_back(
+        analyzeFunction(func, costModel, /*boundRecomputation=*/true));
     // Said once per function, here, rather than by every analysis.
     if (reports.back().status != TensorGraphStatus::Built)
       TensorGraph::build(func, costModel).emitStatus(passName);

@@ -240,47 +240,16 @@ static constexpr int kHeldDepth = 8;
 /// pairs.
 static constexpr size_t kPairOperands = 4;
 
-FootprintFloor mlir::memsched::scheduling::computeFootprintFloor(
-    const Problem &problem, const std::vector<int64_t> *placedElsewhere,
-    const std::vector<char> *heldWhole) {
-  FootprintFloor floor;
-  floor.residentBytes = problem.residentBytes();
-  std::vector<bool> escaping = problem.escapingBuffers();
-  std::vector<bool> used(problem.numBuffers(), false);
-  std::vector<int64_t> workingSet(problem.numTasks(), 0);
-  floor.workingSetBytes = -1;
-  for (size_t id = 0; id < problem.numTasks(); ++id) {
-    TaskId task = static_cast<TaskId>(id);
-    int64_t bytes = problem.task(task).workspaceBytes;
-    for (BufferId buffer : problem.buffersUsedBy(task)) {
-      used[buffer] = true;
-      const Buffer &b = problem.buffer(buffer);
-      if (b.kind == BufferKind::Transient && !escaping[buffer])
-        bytes += b.sizeBytes;
-    }
-    if (placedElsewhere)
-      bytes -= (*placedElsewhere)[task];
-    workingSet[id] = bytes;
-    if (bytes > floor.workingSetBytes) {
-      floor.workingSetBytes = bytes;
-      floor.task = task;
-    }
-  }
-  floor.workingSetBytes = std::max<int64_t>(floor.workingSetBytes, 0);
-
-  std::vector<char> transientInArena;
-  if (!heldWhole) {
-    transientInArena.resize(problem.numBuffers());
-    for (size_t id = 0; id < problem.numBuffers(); ++id)
-      transientInArena[id] = problem.buffer(static_cast<BufferId>(id)).kind ==
-                                 BufferKind::Transient &&
-                             !escaping[id];
-    heldWhole = &transientInArena;
-  }
-  floor.recomputeWorkingSetBytes = floor.workingSetBytes;
+/// Raises \p floor's recomputeWorkingSetBytes to the largest held-set bound
+/// over the operand pairs of the tasks (\p workingSet: each task's, negative
+/// for a task cleanup erases).
+static void boundRecomputation(const Problem &problem,
+                               const std::vector<int64_t> &workingSet,
+                               const std::vector<char> &heldWhole,
+                               FootprintFloor &floor) {
   // The pairs of the largest operands first: the work limit, where it binds,
   // leaves the trivial bound to the smaller ones.
-  HeldSetBound held(problem, workingSet, *heldWhole);
+  HeldSetBound held(problem, workingSet, heldWhole);
   struct OperandPair {
     int64_t bytes;
     TaskId task;
@@ -309,10 +278,41 @@ FootprintFloor mlir::memsched::scheduling::computeFootprintFloor(
          floor.recomputeTask != kNoId && pair.task < floor.recomputeTask)) {
       floor.recomputeWorkingSetBytes = bound;
       floor.recomputeTask = pair.task;
-      floor.recomputeFirst = pair.first;
-      floor.recomputeSecond = pair.second;
     }
   }
+}
+
+FootprintFloor mlir::memsched::scheduling::computeFootprintFloor(
+    const Problem &problem, const std::vector<int64_t> *placedElsewhere,
+    const std::vector<char> *heldWhole) {
+  FootprintFloor floor;
+  floor.residentBytes = problem.residentBytes();
+  std::vector<bool> escaping = problem.escapingBuffers();
+  std::vector<bool> used(problem.numBuffers(), false);
+  std::vector<int64_t> workingSet(problem.numTasks(), 0);
+  floor.workingSetBytes = -1;
+  for (size_t id = 0; id < problem.numTasks(); ++id) {
+    TaskId task = static_cast<TaskId>(id);
+    int64_t bytes = problem.task(task).workspaceBytes;
+    for (BufferId buffer : problem.buffersUsedBy(task)) {
+      used[buffer] = true;
+      const Buffer &b = problem.buffer(buffer);
+      if (b.kind == BufferKind::Transient && !escaping[buffer])
+        bytes += b.sizeBytes;
+    }
+    if (placedElsewhere)
+      bytes -= (*placedElsewhere)[task];
+    workingSet[id] = bytes;
+    if (bytes > floor.workingSetBytes) {
+      floor.workingSetBytes = bytes;
+      floor.task = task;
+    }
+  }
+  floor.workingSetBytes = std::max<int64_t>(floor.workingSetBytes, 0);
+
+  floor.recomputeWorkingSetBytes = floor.workingSetBytes;
+  if (heldWhole)
+    boundRecomputation(problem, workingSet, *heldWhole, floor);
   // The escaping buffers the footprint counts: the used ones.
   for (size_t id = 0; id < problem.numBuffers(); ++id) {
     const Buffer &b = problem.buffer(static_cast<BufferId>(id));

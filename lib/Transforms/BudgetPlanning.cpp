@@ -544,7 +544,7 @@ static void recordPlans(func::FuncOp func, const Candidate &candidate) {
 /// bounds the plans higher, where one does.
 static void attachFloorNote(InFlightDiagnostic &diag, const TensorGraph &graph,
                             int64_t smallestFootprint, bool withoutSwaps) {
-  sched::FootprintFloor floor = computeFunctionFloor(graph);
+  sched::FootprintFloor floor = computeFunctionFloor(graph, withoutSwaps);
   if (withoutSwaps && floor.recomputeTask != sched::kNoId &&
       floor.recomputeBytes() > floor.bytes() &&
       floor.recomputeBytes() <= smallestFootprint) {

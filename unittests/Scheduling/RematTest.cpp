@@ -665,7 +665,12 @@ TEST(RematTest, NoRunSequenceGoesBelowTheRecomputationFloor) {
     std::optional<ExpandedSequence> expanded =
         expandSequence(graph, identitySequence(graph), &error);
     ASSERT_TRUE(expanded.has_value()) << error;
-    FootprintFloor floor = computeFootprintFloor(expanded->problem);
+    const Problem &problem = expanded->problem;
+    // Nothing escapes and nothing is written in place: every buffer is held
+    // whole.
+    std::vector<char> heldWhole(problem.numBuffers(), 1);
+    FootprintFloor floor =
+        computeFootprintFloor(problem, /*placedElsewhere=*/nullptr, &heldWhole);
     ASSERT_EQ(floor.residentBytes + floor.escapingBytes, 0);
     int64_t low = 0;
     int64_t high = simulateSequence(graph, identitySequence(graph))->peakBytes;

@@ -187,12 +187,19 @@ SwapTasks collectSwapTasks(const TensorGraph &graph);
 /// in-place writes memsched makes: an elementwise linalg op's result may
 /// take the buffer of an input of its type, so the pair counts once. A chain
 /// of such writes ending in a returned buffer is not followed, so a plan
-/// that writes one can go below this floor.
-scheduling::FootprintFloor computeFunctionFloor(const TensorGraph &graph);
+/// that writes one can go below this floor. With \p boundRecomputation, also
+/// the floor of plans without swaps (FootprintFloor::recomputeBytes), which
+/// costs a search the passes' own measurements do not need.
+scheduling::FootprintFloor
+computeFunctionFloor(const TensorGraph &graph, bool boundRecomputation = false);
 
 /// Builds the graph of `func` and computes its figures in program order.
-/// Diagnostics from the graph builder are emitted on the IR.
-FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel);
+/// Diagnostics from the graph builder are emitted on the IR. The floor
+/// without swaps (`recomputeFloor*`) is computed only with
+/// \p boundRecomputation (analyzeModule, what memsched-report prints);
+/// otherwise it is the floor.
+FunctionReport analyzeFunction(func::FuncOp func, const CostModel &costModel,
+                               bool boundRecomputation = false);
 
 /// The modelled peak (resident + transient bytes) of `func` in its current
 /// order, or std::nullopt if its graph cannot be built. Passes use it to

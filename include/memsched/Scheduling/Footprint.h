@@ -106,10 +106,8 @@ struct FootprintFloor {
   /// the operand pairs of every task, at least workingSetBytes.
   int64_t recomputeWorkingSetBytes = 0;
   /// The task reading that pair (kNoId where no pair bound exceeds the
-  /// working set), and the two values.
+  /// working set, or where the bound was not asked for).
   TaskId recomputeTask = kNoId;
-  ValueId recomputeFirst = kNoId;
-  ValueId recomputeSecond = kNoId;
   /// resident + escaping + recomputeWorkingSetBytes.
   int64_t recomputeBytes() const {
     return residentBytes + escapingBytes + recomputeWorkingSetBytes;
@@ -120,11 +118,12 @@ struct FootprintFloor {
 /// each task the bytes of its working set that a plan may place elsewhere
 /// (a result in one of its inputs' buffers, a buffer in a returned one);
 /// they are left out of its working set, so that the floor also holds for
-/// plans that write in place. \p heldWhole, if given, flags the buffers
-/// that occupy the arena whole whenever a value of theirs is live (not
-/// storage a plan may place in an argument's or returned buffer, nor made
-/// by an op cleanup erases); only those enter the recomputation floor's
-/// pairs. Without it, every transient buffer that does not escape does.
+/// plans that write in place. The recomputation floor's bound is computed
+/// only where \p heldWhole is given: it flags the buffers that occupy the
+/// arena whole whenever a value of theirs is live (not storage a plan may
+/// place in an argument's or returned buffer, nor made by an op cleanup
+/// erases), the only ones its held sets count; without it,
+/// recomputeWorkingSetBytes is workingSetBytes.
 FootprintFloor
 computeFootprintFloor(const Problem &problem,
                       const std::vector<int64_t> *placedElsewhere = nullptr,
