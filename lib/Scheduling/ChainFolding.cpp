@@ -409,6 +409,9 @@ FoldedProblem Folder::build() const {
     for (TaskId member : members[task])
       merged.duration += problem.task(member).duration;
     merged.workspaceBytes = workspace[task];
+    // The folded problem has values of its own; the members' writes name
+    // the original ones.
+    merged.inPlaceWrites.clear();
     newId[task] = folded.problem.addTask(std::move(merged));
     folded.members.push_back(members[task]);
     for (int32_t succ : succs[task])

@@ -155,11 +155,45 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     peakOptions.objective = ReorderObjective::Peak;
     return reorder(problem.withEscapingResident(), peakOptions, error);
   }
+  bool namesWrites = false;
+  for (size_t task = 0; task < problem.numTasks() && !namesWrites; ++task)
+    namesWrites =
+        !problem.task(static_cast<TaskId>(task)).inPlaceWrites.empty();
+  if (namesWrites && !options.modelInPlaceWrites) {
+    Problem withoutWrites = problem;
+    for (size_t task = 0; task < problem.numTasks(); ++task)
+      withoutWrites.task(static_cast<TaskId>(task)).inPlaceWrites.clear();
+    return reorder(withoutWrites, options, error);
+  }
+  // Liu's traversal, the lower bound and the exact search know nothing of
+  // in-place writes.
+  bool modelsWrites = namesWrites;
   auto start = std::chrono::steady_clock::now();
   Deadline deadline(options.timeLimitSeconds);
   ScheduleGraph graph(problem);
   ReorderResult result;
   result.lowerBoundTransientBytes = computeLowerBoundTransientBytes(problem);
+  if (modelsWrites) {
+    // A task's step may be spared its writes' result buffers, each once:
+    // the bound is then each step's footprint less those, or the escaping
+    // buffers, which coexist at the end.
+    int64_t bound = 0, escaping = 0;
+    for (int32_t buffer = 0; buffer < graph.numBuffers(); ++buffer)
+      if (graph.escapes(buffer))
+        escaping += graph.bufferBytes(buffer);
+    for (int32_t task = 0; task < graph.numTasks(); ++task) {
+      int64_t step = graph.footprint(task);
+      std::vector<int32_t> results;
+      for (InPlaceWrite write : graph.inPlaceWrites(task))
+        if (std::find(results.begin(), results.end(), write.result) ==
+            results.end()) {
+          results.push_back(write.result);
+          step -= graph.bufferBytes(write.result);
+        }
+      bound = std::max(bound, step);
+    }
+    result.lowerBoundTransientBytes = std::max(bound, escaping);
+  }
   std::vector<TaskId> program(graph.topologicalOrder().begin(),
                               graph.topologicalOrder().end());
   if (problem.isTopologicalOrder(problem.programOrder()))
@@ -265,6 +299,10 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     runInductor();
     return finish();
   case ReorderAlgorithm::Exact: {
+    if (modelsWrites) {
+      setError(error, "algorithm 'exact' does not model in-place writes");
+      return std::nullopt;
+    }
     int32_t largest = largestComponent(problem, program);
     if (largest > options.exactMaxTasks) {
       setError(error,
@@ -290,11 +328,18 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     break;
   }
 
-  if (runTree(ReorderAlgorithm::Liu))
+  if (modelsWrites) {
+    // The tree algorithms' orders as candidates, never as proven optima.
+    std::optional<std::vector<TaskId>> tree = scheduleLiuOptimal(problem);
+    if (tree)
+      portfolio.add("liu", std::move(*tree), 0.0);
+  } else if (runTree(ReorderAlgorithm::Liu)) {
     return finish();
+  }
   runXla();
   runInductor();
-  if (result.peakTransientBytes <= result.lowerBoundTransientBytes) {
+  if (!modelsWrites &&
+      result.peakTransientBytes <= result.lowerBoundTransientBytes) {
     result.isOptimal = true;
     return finish();
   }
@@ -324,8 +369,8 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     return deadline.isEnabled() ? std::max(deadline.secondsLeft() * share, 1e-9)
                                 : 0.0;
   };
-  int32_t largest = largestComponent(problem, result.order);
-  if (largest <= options.exactMaxTasks) {
+  int32_t largest = modelsWrites ? 0 : largestComponent(problem, result.order);
+  if (!modelsWrites && largest <= options.exactMaxTasks) {
     // The windowed search is cheap on small graphs and tightens the upper
     // bound, which is what prunes the exact search.
     runWindows(seconds(0.2));

@@ -70,6 +70,25 @@ ScheduleGraph::ScheduleGraph(const Problem &problem) {
   for (int32_t task = 0; task < n; ++task)
     workspace[task] = problem.task(task).workspaceBytes;
 
+  // Only writes between buffers of one size keep the live bytes after the
+  // step as they are without the write; the rewrite's merged buffer would
+  // otherwise outlive the smaller one's bytes.
+  std::vector<InPlaceWrite> taskWrites;
+  for (int32_t task = 0; task < n; ++task) {
+    for (auto [input, result] : problem.task(task).inPlaceWrites) {
+      int32_t from = dense[problem.value(input).buffer];
+      int32_t to = dense[problem.value(result).buffer];
+      if (from < 0 || to < 0 || from == to || escaping[from] || escaping[to] ||
+          size[from] != size[to])
+        continue;
+      if (writeStart.empty())
+        writeStart.assign(task + 1, 0);
+      writes.push_back({from, to});
+    }
+    if (!writeStart.empty())
+      writeStart.push_back(static_cast<int32_t>(writes.size()));
+  }
+
   std::vector<int32_t> indegree(n);
   std::priority_queue<int32_t, std::vector<int32_t>, std::greater<int32_t>>
       ready;
@@ -118,9 +137,25 @@ int64_t MemoryTracker::freedBy(int32_t task) const {
   return bytes;
 }
 
+int64_t MemoryTracker::sparedBy(int32_t task) const {
+  WriteRange writes = graph.inPlaceWrites(task);
+  if (writes.empty())
+    return 0;
+  return bytesSparedInPlace(
+      writes,
+      [&](int32_t buffer) {
+        return remaining[buffer] == 1 && !graph.escapes(buffer);
+      },
+      [&](int32_t buffer) {
+        return remaining[buffer] ==
+               static_cast<int32_t>(graph.users(buffer).size());
+      },
+      [&](int32_t buffer) { return graph.bufferBytes(buffer); });
+}
+
 int64_t MemoryTracker::schedule(int32_t task) {
   int64_t allocated = allocatedBy(task);
-  int64_t step = live + allocated + graph.workspaceBytes(task);
+  int64_t step = live + allocated - sparedBy(task) + graph.workspaceBytes(task);
   peak = std::max(peak, step);
   live += allocated - freedBy(task);
   for (int32_t buffer : graph.buffers(task))
@@ -204,6 +239,13 @@ LocalProblem mlir::memsched::scheduling::detail::makeRangeProblem(
         local.buffers.push_back(std::move(entry));
       }
       local.buffers[it->second].users.push_back(i);
+    }
+    if (graph.hasInPlaceWrites()) {
+      local.inPlaceWrites.resize(k);
+      // Both buffers are the task's own, so they have local ids by now.
+      for (InPlaceWrite write : graph.inPlaceWrites(task))
+        local.inPlaceWrites[i].push_back(
+            {bufferIds.at(write.input), bufferIds.at(write.result)});
     }
   }
   if (begin > 0) {

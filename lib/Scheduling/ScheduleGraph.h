@@ -4,7 +4,10 @@
 // works on: dependences, the transient buffers each task touches and the
 // tasks that touch each buffer. In this view a buffer is live from its first
 // scheduled user to its last (or to the end if it escapes), which is exactly
-// the rule of simulateMemory(); MemoryTracker applies it incrementally.
+// the rule of simulateMemory(); MemoryTracker applies it incrementally. Where
+// the problem names in-place writes, a task that is the last user of a write's
+// input buffer and the first of its result's holds one buffer for both, as
+// the in-place rewrite that follows the order makes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,15 @@ struct IdRange {
   bool empty() const { return first == last; }
 };
 
+/// A contiguous slice of a task's in-place writes.
+struct WriteRange {
+  const InPlaceWrite *first;
+  const InPlaceWrite *last;
+  const InPlaceWrite *begin() const { return first; }
+  const InPlaceWrite *end() const { return last; }
+  bool empty() const { return first == last; }
+};
+
 /// Flat dependence and buffer-use lists of a verified Problem. Resident
 /// buffers and buffers no task touches are left out (they never change the
 /// transient peak).
@@ -52,6 +64,18 @@ public:
   IdRange users(int32_t buffer) const {
     return slice(userStart, userIds, buffer);
   }
+
+  /// The task's in-place writes (Task::inPlaceWrites) over transient
+  /// buffers of one size that do not escape; empty where the problem names
+  /// none.
+  WriteRange inPlaceWrites(int32_t task) const {
+    if (writeStart.empty())
+      return {nullptr, nullptr};
+    return {writes.data() + writeStart[task],
+            writes.data() + writeStart[task + 1]};
+  }
+  /// Whether any task has in-place writes.
+  bool hasInPlaceWrites() const { return !writes.empty(); }
 
   /// Bytes of a buffer while live.
   int64_t bufferBytes(int32_t buffer) const { return size[buffer]; }
@@ -79,6 +103,8 @@ private:
   std::vector<bool> escaping;
   std::vector<BufferId> original;
   std::vector<int32_t> topo;
+  std::vector<int32_t> writeStart;
+  std::vector<InPlaceWrite> writes;
 };
 
 /// Live bytes of a partial schedule, updated one task at a time.
@@ -90,9 +116,12 @@ public:
   int64_t allocatedBy(int32_t task) const;
   /// Bytes of the buffers that die once `task` has run.
   int64_t freedBy(int32_t task) const;
+  /// Bytes `task`'s in-place writes spare its step (bytesSparedInPlace).
+  int64_t sparedBy(int32_t task) const;
   /// Live bytes while `task` runs, workspace included.
   int64_t stepPeak(int32_t task) const {
-    return live + allocatedBy(task) + graph.workspaceBytes(task);
+    return live + allocatedBy(task) - sparedBy(task) +
+           graph.workspaceBytes(task);
   }
   /// Runs `task`; returns its step peak.
   int64_t schedule(int32_t task);

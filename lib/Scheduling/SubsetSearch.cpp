@@ -36,7 +36,19 @@ int64_t mlir::memsched::scheduling::detail::computeLocalPeak(
   }
   int64_t peak = 0;
   for (int32_t task : order) {
-    int64_t allocated = 0, freed = 0;
+    int64_t allocated = 0, freed = 0, spared = 0;
+    if (!problem.inPlaceWrites.empty())
+      spared = bytesSparedInPlace(
+          problem.inPlaceWrites[task],
+          [&](int32_t b) {
+            return remaining[b] == 1 && !problem.buffers[b].liveAtEnd;
+          },
+          [&](int32_t b) {
+            return !problem.buffers[b].liveAtStart &&
+                   remaining[b] ==
+                       static_cast<int32_t>(problem.buffers[b].users.size());
+          },
+          [&](int32_t b) { return problem.buffers[b].bytes; });
     for (int32_t b : taskBuffers[task]) {
       const LocalProblem::LocalBuffer &buffer = problem.buffers[b];
       if (!buffer.liveAtStart &&
@@ -45,7 +57,9 @@ int64_t mlir::memsched::scheduling::detail::computeLocalPeak(
       if (--remaining[b] == 0 && !buffer.liveAtEnd)
         freed += buffer.bytes;
     }
-    peak = std::max(peak, live + allocated + problem.workspace[task]);
+    peak = std::max(peak, live + allocated - spared + problem.workspace[task]);
+    // The bytes a write spares it keeps: the live bytes after the step are
+    // those without the write.
     live += allocated - freed;
   }
   return peak;
@@ -120,6 +134,30 @@ struct DownSetTables {
         bytes += problem.buffers[b].bytes;
     return bytes;
   }
+  /// Bytes `task`'s in-place writes spare its step when it runs after
+  /// `done` (bytesSparedInPlace).
+  int64_t spared(const Set &done, int32_t task) const {
+    if (problem.inPlaceWrites.empty() || problem.inPlaceWrites[task].empty())
+      return 0;
+    Set withTask = done;
+    withTask.set(task);
+    return bytesSparedInPlace(
+        problem.inPlaceWrites[task],
+        [&](int32_t b) {
+          return !problem.buffers[b].liveAtEnd &&
+                 userMask[b].isSubsetOf(withTask);
+        },
+        [&](int32_t b) {
+          return !problem.buffers[b].liveAtStart &&
+                 !userMask[b].intersects(done);
+        },
+        [&](int32_t b) { return problem.buffers[b].bytes; });
+  }
+  /// Bytes live while `task` runs after `done` above those live before it:
+  /// what it allocates less what its writes spare, and its workspace.
+  int64_t stepBytes(const Set &done, int32_t task) const {
+    return allocated(done, task) - spared(done, task) + problem.workspace[task];
+  }
   /// Bytes that die once the tasks of `next` (which ran `task` last) ran.
   int64_t freed(const Set &next, int32_t task) const {
     int64_t bytes = 0;
@@ -136,9 +174,8 @@ struct DownSetTables {
                   int32_t task) const {
     Set next = done;
     next.set(task);
-    int64_t bytes = allocated(done, task);
-    return bytes <= freed(next, task) &&
-           live + bytes + problem.workspace[task] <= peak;
+    return allocated(done, task) <= freed(next, task) &&
+           live + stepBytes(done, task) <= peak;
   }
 
   const LocalProblem &problem;
@@ -171,6 +208,16 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
       if (!(buffer.liveAtStart && buffer.liveAtEnd))
         footprint[task] += buffer.bytes;
     }
+    // Whatever its writes may spare, each result buffer once.
+    if (!problem.inPlaceWrites.empty()) {
+      std::vector<int32_t> results;
+      for (const InPlaceWrite &write : problem.inPlaceWrites[task])
+        if (std::find(results.begin(), results.end(), write.result) ==
+            results.end()) {
+          results.push_back(write.result);
+          footprint[task] -= problem.buffers[write.result].bytes;
+        }
+    }
   }
   std::vector<int32_t> byFootprint(k);
   for (int32_t task = 0; task < k; ++task)
@@ -189,8 +236,7 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
     int64_t cheapest = std::numeric_limits<int64_t>::max();
     for (int32_t task = 0; task < k; ++task)
       if (tables.isReady(done, task))
-        cheapest = std::min(cheapest, tables.allocated(done, task) +
-                                          problem.workspace[task]);
+        cheapest = std::min(cheapest, tables.stepBytes(done, task));
     return cheapest == std::numeric_limits<int64_t>::max() ? 0 : cheapest;
   };
 
@@ -253,7 +299,7 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
       int64_t allocated = tables.allocated(current.done, task);
       int64_t bottleneck =
           std::max(current.bottleneck,
-                   current.live + allocated + problem.workspace[task]);
+                   current.live + tables.stepBytes(current.done, task));
       if (bottleneck >= upperBound)
         continue;
       Set next = current.done;
@@ -361,8 +407,8 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
         if (onlyTask >= 0 && task != onlyTask)
           continue;
         int64_t allocated = tables.allocated(node.done, task);
-        int64_t peak = std::max(node.peak, node.live + allocated +
-                                               problem.workspace[task]);
+        int64_t peak =
+            std::max(node.peak, node.live + tables.stepBytes(node.done, task));
         if (peak >= upperBound)
           continue;
         Node child;

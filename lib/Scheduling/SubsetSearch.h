@@ -24,6 +24,41 @@ namespace detail {
 /// The most tasks a local problem may have.
 inline constexpr int32_t kMaxLocalTasks = 512;
 
+/// A write a task may make over one of its inputs (Task::inPlaceWrites, as
+/// buffer ids of one size): the result's buffer takes the input's where the
+/// task is the input buffer's last user and the result buffer's first.
+struct InPlaceWrite {
+  int32_t input;
+  int32_t result;
+};
+
+/// Bytes a task's in-place writes spare its step: the writes whose input
+/// buffer `dies` at the task and whose result buffer is `born` there, taken in
+/// order, each buffer in one write, as memsched-inplace takes them. The live
+/// bytes after the step are the same either way (the result keeps the input's
+/// bytes instead of new ones), so only the step's own peak changes.
+template <typename Writes, typename Dies, typename Born, typename Bytes>
+int64_t bytesSparedInPlace(const Writes &writes, Dies dies, Born born,
+                           Bytes bytes) {
+  constexpr int kMaxTaken = 8;
+  int32_t taken[2 * kMaxTaken];
+  int numTaken = 0;
+  int64_t spared = 0;
+  for (const InPlaceWrite &write : writes) {
+    if (numTaken == 2 * kMaxTaken)
+      break;
+    bool isTaken = false;
+    for (int i = 0; i < numTaken; ++i)
+      isTaken |= taken[i] == write.input || taken[i] == write.result;
+    if (isTaken || !dies(write.input) || !born(write.result))
+      continue;
+    taken[numTaken++] = write.input;
+    taken[numTaken++] = write.result;
+    spared += bytes(write.result);
+  }
+  return spared;
+}
+
 /// A contiguous part of a schedule: its tasks may be permuted, everything
 /// before it has run and everything after it waits for it.
 struct LocalProblem {
@@ -40,6 +75,9 @@ struct LocalProblem {
   std::vector<std::vector<int32_t>> preds;
   std::vector<int64_t> workspace;
   std::vector<LocalBuffer> buffers;
+  /// In-place writes of each local task over local buffers (empty where the
+  /// problem models none).
+  std::vector<std::vector<InPlaceWrite>> inPlaceWrites;
   /// Bytes live during the whole part that no local task touches.
   int64_t baseBytes = 0;
 

@@ -188,6 +188,9 @@ struct Candidate {
   std::optional<sched::SwapPlan> swap;
   /// The order after recomputation was kept (reorder-after).
   bool reordered = false;
+  /// With reorder-after and in-place writes: the candidate before its
+  /// writes were taken, for reorderWithWrites once it is chosen.
+  func::FuncOp unwritten;
 };
 
 /// Takes the in-place writes of `func` (ops writing into an input that dies
@@ -214,20 +217,16 @@ static std::optional<int64_t> measureFootprint(func::FuncOp func,
   return std::max(report.plannedBytes(), *cleaned);
 }
 
-/// Recomputation keeps the order of the ops it does not clone, and that
-/// order can hold more than the plan needs: a transformer's backward makes
-/// the input gradient of its MLP before the weight gradient, so the GELU's
-/// input and output and the new gradient coexist where the weight gradient
-/// made first would free the GELU's output. Orders \p work (a candidate
-/// with recomputation and no swaps) as memsched-reorder with
-/// `objective=planned` does, and keeps the new order where it measures fewer
-/// planned bytes (cleanup included) at no more modelled time; \p report and
-/// \p footprint follow.
-static bool reorderForPlannedBytes(func::FuncOp &work, FunctionReport &report,
-                                   int64_t &footprint,
-                                   const CostModel &costModel,
-                                   const Cleanup &cleanup, bool inplace) {
-  func::FuncOp reordered = work.clone();
+/// Orders a copy of \p source as memsched-reorder with `objective=planned`
+/// does (with \p modelWrites, counting the in-place writes each order
+/// allows), takes its in-place writes, and keeps it in \p work where it
+/// measures fewer planned bytes than \p footprint (cleanup included) at no
+/// more modelled time; \p report and \p footprint follow.
+static bool keepOrderIfSmaller(func::FuncOp source, bool modelWrites,
+                               func::FuncOp &work, FunctionReport &report,
+                               int64_t &footprint, const CostModel &costModel,
+                               const Cleanup &cleanup, bool inplace) {
+  func::FuncOp reordered = source.clone();
   llvm::scope_exit eraseReordered([&] {
     if (reordered)
       reordered.erase();
@@ -241,10 +240,12 @@ static bool reorderForPlannedBytes(func::FuncOp &work, FunctionReport &report,
     // search of parts could take seconds per candidate (vgg11 at `min`:
     // 0.2 s -> 7.6 s) and found nothing more on the zoo.
     options.exactMaxTasks = 0;
+    options.modelInPlaceWrites = modelWrites;
     FailureOr<ReorderOutcome> outcome =
         applyReorder(reordered, costModel, "auto", options);
+    // An order counted with its writes is measured below, with them taken.
     if (failed(outcome) || outcome->skipped ||
-        outcome->afterBytes >= outcome->beforeBytes)
+        (!modelWrites && outcome->afterBytes >= outcome->beforeBytes))
       return false;
   }
   // The new order may allow in-place writes the old one did not.
@@ -262,6 +263,37 @@ static bool reorderForPlannedBytes(func::FuncOp &work, FunctionReport &report,
   return true;
 }
 
+/// Recomputation keeps the order of the ops it does not clone, and that
+/// order can hold more than the plan needs: a transformer's backward makes
+/// the input gradient of its MLP before the weight gradient, so the GELU's
+/// input and output and the new gradient coexist where the weight gradient
+/// made first would free the GELU's output. Orders \p work (a candidate
+/// with recomputation and no swaps) as memsched-reorder with
+/// `objective=planned` does, where that measures fewer planned bytes.
+static bool reorderForPlannedBytes(func::FuncOp &work, FunctionReport &report,
+                                   int64_t &footprint,
+                                   const CostModel &costModel,
+                                   const Cleanup &cleanup, bool inplace) {
+  return keepOrderIfSmaller(work, /*modelWrites=*/false, work, report,
+                            footprint, costModel, cleanup, inplace);
+}
+
+/// The in-place writes taken in one order forbid others: where GELU's
+/// derivative reads its input twice, the write over the input's last read
+/// fixes which branch comes last, and a better order needs the other. Orders
+/// \p unwritten (the chosen candidate before its writes were taken) with the
+/// writes each order allows counted, then takes them, and keeps the result
+/// in \p work where it measures fewer planned bytes. Run once, on the chosen
+/// candidate: in every evaluation it would cost as much again as the
+/// reorder above.
+static bool reorderWithWrites(func::FuncOp unwritten, func::FuncOp &work,
+                              FunctionReport &report, int64_t &footprint,
+                              const CostModel &costModel,
+                              const Cleanup &cleanup) {
+  return keepOrderIfSmaller(unwritten, /*modelWrites=*/true, work, report,
+                            footprint, costModel, cleanup, /*inplace=*/true);
+}
+
 /// The IR round trip of the driver: plan, write into a copy, take in-place
 /// decisions, measure as the report does (and after cleanup).
 class FunctionEvaluator : public sched::BudgetEvaluator {
@@ -274,9 +306,12 @@ public:
         strategies(std::move(strategies)), peakTransient(peakTransient),
         cleanup(cleanup) {}
   ~FunctionEvaluator() override {
-    for (auto &entry : candidates)
+    for (auto &entry : candidates) {
       if (entry.second.work)
         entry.second.work.erase();
+      if (entry.second.unwritten)
+        entry.second.unwritten.erase();
+    }
     if (written)
       written.erase();
   }
@@ -288,6 +323,9 @@ public:
     if (it == candidates.end() || !it->second.work)
       return;
     it->second.work.erase();
+    if (it->second.unwritten)
+      it->second.unwritten.erase();
+    it->second.unwritten = nullptr;
     // The figures stay for the error message; only the IR goes.
     it->second.work = nullptr;
   }
@@ -451,6 +489,18 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
   if (!work)
     work = func.clone();
   keepDuplicatesApart(work);
+  bool reorderAfter = strategy.remat && !strategy.swap &&
+                      config.reorderAfterRemat &&
+                      config.remat.algorithm == sched::RematAlgorithm::Auto;
+  // The function before its writes are taken, for an order that chooses
+  // them anew.
+  func::FuncOp unwritten;
+  llvm::scope_exit eraseUnwritten([&] {
+    if (unwritten)
+      unwritten.erase();
+  });
+  if (reorderAfter && config.inplace)
+    unwritten = work.clone();
   if (config.inplace)
     takeInplaceWrites(work, costModel);
   candidate.report = analyzeFunction(work, costModel);
@@ -471,10 +521,10 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
     return std::nullopt;
   }
   int64_t footprint = *measured;
-  if (strategy.remat && !strategy.swap && config.reorderAfterRemat &&
-      config.remat.algorithm == sched::RematAlgorithm::Auto)
+  if (reorderAfter)
     candidate.reordered = reorderForPlannedBytes(
         work, candidate.report, footprint, costModel, cleanup, config.inplace);
+  std::swap(candidate.unwritten, unwritten);
   evaluation.planned = true;
   evaluation.footprintBytes = footprint;
   evaluation.timeSeconds = candidate.report.modeledTimeSeconds;
@@ -863,6 +913,18 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   const TensorGraph &graph = *chosenPlanning->graph;
   FunctionEvaluator &evaluator = *chosenPlanning->evaluator;
   std::optional<sched::BudgetResult> &result = chosenPlanning->result;
+  if (result->met && result->strategy >= 0) {
+    Candidate &candidate = evaluator.get(result->chosen.candidate);
+    int64_t footprint = result->chosen.footprintBytes;
+    if (candidate.unwritten && candidate.work &&
+        reorderWithWrites(candidate.unwritten, candidate.work, candidate.report,
+                          footprint, costModel, cleanup)) {
+      result->chosen.footprintBytes = footprint;
+      result->chosen.timeSeconds = candidate.report.modeledTimeSeconds;
+      result->chosen.peakTransientBytes = candidate.report.peakTransientBytes;
+      candidate.reordered = true;
+    }
+  }
   if (outcome) {
     outcome->decided = true;
     outcome->strategies = options.strategies;

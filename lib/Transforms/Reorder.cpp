@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memsched/Scheduling/Reorder.h"
+#include "PlanRewrite.h"
 #include "memsched/Analysis/CostModel.h"
 #include "memsched/Analysis/DeviceSpec.h"
 #include "memsched/Analysis/MemoryReport.h"
@@ -228,8 +229,11 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
   if (output.status == TensorGraphStatus::Built)
     after = figure(output);
   int64_t predicted = resident + result->peakTransientBytes;
-  bool restored = !after || (*after > before && *after > predicted);
-  if (options.algorithm == sched::ReorderAlgorithm::Auto && after &&
+  // An order chosen with its in-place writes counted is measured by the
+  // caller once they are taken: without them it may well hold more.
+  bool judged = !options.modelInPlaceWrites;
+  bool restored = !after || (judged && *after > before && *after > predicted);
+  if (judged && options.algorithm == sched::ReorderAlgorithm::Auto && after &&
       (output.plannedBytes() > input.plannedBytes() || *after > before))
     restored = true;
   if (restored) {
@@ -287,6 +291,63 @@ mlir::memsched::applyReorder(func::FuncOp func, const CostModel &costModel,
         record.set(name, value);
   func->setAttr(kReorderAttrName, record.getDictionary(func.getContext()));
   return outcome;
+}
+
+/// The report of a copy of \p func with the in-place writes of its order
+/// taken, as memsched-inplace takes them; std::nullopt outside the model.
+static std::optional<FunctionReport>
+analyzeWithWrites(func::FuncOp func, const CostModel &costModel) {
+  func::FuncOp copy = func.clone();
+  llvm::scope_exit eraseCopy([&] { copy.erase(); });
+  TensorGraph graph = TensorGraph::build(copy, costModel);
+  if (graph.getStatus() != TensorGraphStatus::Built)
+    return std::nullopt;
+  writeInPlace(copy, graph, costModel, /*donateArguments=*/false,
+               /*moveReaders=*/true);
+  FunctionReport report = analyzeFunction(copy, costModel);
+  if (report.status != TensorGraphStatus::Built)
+    return std::nullopt;
+  return report;
+}
+
+/// With `inplace-writes`, the order was chosen counting the writes
+/// memsched-inplace makes after it, and is judged the same way: with each
+/// order's writes taken, the input's (\p original) is restored where the new
+/// one measures more, and the figures of the remark and of
+/// `memsched.reorder` are those with the writes taken.
+static void judgeWithWrites(func::FuncOp func, func::FuncOp original,
+                            const CostModel &costModel, bool planned,
+                            ReorderOutcome &outcome) {
+  std::optional<FunctionReport> before = analyzeWithWrites(original, costModel);
+  std::optional<FunctionReport> after = analyzeWithWrites(func, costModel);
+  auto figure = [&](const FunctionReport &report) {
+    return planned ? report.plannedBytes() : report.peakBytes;
+  };
+  if (before && (!after || figure(*after) > figure(*before))) {
+    func::FuncOp copy = original.clone();
+    func.getBody().takeBody(copy.getBody());
+    copy.erase();
+    after = before;
+    outcome.restored = true;
+    outcome.isOptimal = false;
+    outcome.chosen = "program";
+  }
+  if (!before || !after)
+    return;
+  outcome.beforeBytes = figure(*before);
+  outcome.afterBytes = figure(*after);
+  Builder builder(func.getContext());
+  NamedAttrList fields(func->getAttrOfType<DictionaryAttr>(kReorderAttrName));
+  fields.set("chosen", builder.getStringAttr(outcome.chosen));
+  fields.set("peak_before_bytes", builder.getI64IntegerAttr(before->peakBytes));
+  fields.set("peak_after_bytes", builder.getI64IntegerAttr(after->peakBytes));
+  fields.set("planned_before_bytes",
+             builder.getI64IntegerAttr(before->plannedBytes()));
+  fields.set("planned_after_bytes",
+             builder.getI64IntegerAttr(after->plannedBytes()));
+  fields.set("optimal", builder.getBoolAttr(outcome.isOptimal));
+  fields.set("inplace_writes", builder.getBoolAttr(true));
+  func->setAttr(kReorderAttrName, fields.getDictionary(func.getContext()));
 }
 
 namespace {
@@ -403,11 +464,16 @@ void ReorderPass::runOnOperation() {
     options.windowMaxStates /= 2;
     options.timeLimitSeconds /= 2;
   }
-  // The function as it came, for the fused variant.
+  options.modelInPlaceWrites = inplaceWrites;
+  // The function as it came, for the fused variant and to judge an order
+  // chosen with its in-place writes.
   func::FuncOp input = fuseElementwise ? func.clone() : func::FuncOp();
+  func::FuncOp original = inplaceWrites ? func.clone() : func::FuncOp();
   llvm::scope_exit eraseInput([&] {
     if (input)
       input->erase();
+    if (original)
+      original->erase();
   });
   FailureOr<ReorderOutcome> outcome =
       applyReorder(func, costModel, algorithm, options);
@@ -417,6 +483,10 @@ void ReorderPass::runOnOperation() {
     return markAllAnalysesPreserved();
   if (input)
     tryFused(func, input, costModel, options, *outcome);
+  if (original)
+    judgeWithWrites(func, original, costModel,
+                    options.objective == sched::ReorderObjective::Planned,
+                    *outcome);
 
   int64_t before = outcome->beforeBytes, after = outcome->afterBytes;
   double ratio = after > 0 ? static_cast<double>(before) / after : 1.0;
@@ -430,6 +500,8 @@ void ReorderPass::runOnOperation() {
          << outcome->chosen;
   if (outcome->isOptimal)
     remark << " (optimal)";
+  if (inplaceWrites)
+    remark << ", in-place writes taken";
   if (outcome->restored)
     remark << "; kept the input order, whose rebuilt graph models lower";
   if (outcome->bodiesReordered > 0)

@@ -52,7 +52,8 @@ struct Task {
   /// (input, result) value pairs of an elementwise write whose result may
   /// take the input's buffer where no later task uses that buffer: what
   /// memsched-inplace rewrites after a budget plan. The recomputation
-  /// planners model it (applyInPlaceWrites); the other simulators do not.
+  /// planners model it (applyInPlaceWrites), and reorder() with
+  /// ReorderOptions::modelInPlaceWrites; the other simulators do not.
   std::vector<std::pair<ValueId, ValueId>> inPlaceWrites;
 };
 

@@ -251,6 +251,13 @@ struct ReorderOptions {
   /// round also re-simulates the order, so on 10^5 tasks the search takes
   /// about a second.
   int64_t windowMaxStates = 4'000'000;
+  /// Whether the peak counts the in-place writes the order allows
+  /// (Task::inPlaceWrites): a task that reads the last use of a buffer and
+  /// writes a new one of its size holds one buffer for both, as
+  /// memsched-inplace rewrites it after the order. For an order taken with
+  /// its in-place writes; off, the peak is that of the order as it is. With
+  /// it, the exact part search is not run and no order is called optimal.
+  bool modelInPlaceWrites = false;
 };
 
 /// Peak of one candidate order that reorder() evaluated.

@@ -163,7 +163,8 @@ struct ReorderOutcome {
 /// Reorders the ops of \p func as memsched-reorder does (docs/passes.md)
 /// and records `memsched.reorder` (with \p algorithmName); the summary
 /// remark is the caller's. On failure an error says why and \p func is
-/// unchanged.
+/// unchanged. With ReorderOptions::modelInPlaceWrites the order is kept
+/// unmeasured: the caller measures it once the writes are taken.
 FailureOr<ReorderOutcome>
 applyReorder(func::FuncOp func, const CostModel &costModel,
              StringRef algorithmName,

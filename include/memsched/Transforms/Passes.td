@@ -125,6 +125,14 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
     where the transient peak does not. `auto` then never raises the planned
     bytes; the peak may rise. The remark and `lower_bound_bytes` /
     `candidates` are then of the planned bytes.
+
+    `inplace-writes=true` orders for the function memsched-inplace will
+    make of it: an op that reads the last use of a buffer and writes one of
+    its size holds one buffer for both, so a branch written over its input
+    can be made last. The order is judged with each order's writes taken
+    (the input's restored where it then measures less), and the remark and
+    the dictionary's figures are those; the exact search of parts is not
+    run.
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
@@ -151,6 +159,10 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
            "What the order minimises: peak (live transient bytes) or "
            "planned (the planned bytes budgets bound: returned buffers "
            "count whole from the start)">,
+    Option<"inplaceWrites", "inplace-writes", "bool", "false",
+           "Count the in-place writes memsched-inplace makes after the "
+           "order (an op writing over the last read of an input of its "
+           "size holds one buffer), and judge the order with them taken">,
   ];
 }
 
