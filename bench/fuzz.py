@@ -165,6 +165,9 @@ def pass_specs(rng):
          "device=%s})" % device, None, False),
         ("reorder-planned", "func.func(memsched-reorder{objective=planned "
          "device=%s})" % device, None, False),
+        ("reorder-writes+inplace", "func.func(memsched-reorder{objective="
+         "planned inplace-writes=true device=%s},memsched-inplace)" % device,
+         None, False),
     ]
     budget, fraction = budget_form(rng)
     specs.append(("concat-in-place+fit", "func.func(memsched-concat-in-place,"

@@ -73,7 +73,6 @@ ScheduleGraph::ScheduleGraph(const Problem &problem) {
   // Only writes between buffers of one size keep the live bytes after the
   // step as they are without the write; the rewrite's merged buffer would
   // otherwise outlive the smaller one's bytes.
-  std::vector<InPlaceWrite> taskWrites;
   for (int32_t task = 0; task < n; ++task) {
     for (auto [input, result] : problem.task(task).inPlaceWrites) {
       int32_t from = dense[problem.value(input).buffer];

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <random>
@@ -1233,6 +1234,9 @@ TEST(ReorderTest, InPlaceModelMatchesTheWrittenOrder) {
     ASSERT_TRUE(result) << error;
     EXPECT_EQ(result->peakTransientBytes, peakOf(problem, result->order));
   }
+  std::printf("in-place model: %d of 300 DAGs with writes it takes, %d "
+              "where they lower the optimum\n",
+              withWrites, lowered);
   // The writes are there and change the optimum, so the checks can fail.
   EXPECT_GE(withWrites, 100) << withWrites;
   EXPECT_GE(lowered, 15) << lowered;
