@@ -311,22 +311,39 @@ analyzeWithWrites(func::FuncOp func, const CostModel &costModel) {
 }
 
 /// With `inplace-writes`, the order was chosen counting the writes
-/// memsched-inplace makes after it, and is judged the same way: with each
-/// order's writes taken, the input's (\p original) is restored where the new
-/// one measures more, and the figures of the remark and of
-/// `memsched.reorder` are those with the writes taken.
+/// memsched-inplace makes after it, and is judged the same way, with each
+/// order's writes taken: against the input's (\p original) and the order
+/// found without counting them (\p uncounted, where that search succeeded),
+/// whichever measures least is kept (the counted one on a tie, then the
+/// uncounted one), and the figures of the remark and of `memsched.reorder`
+/// are those with the writes taken.
 static void judgeWithWrites(func::FuncOp func, func::FuncOp original,
+                            func::FuncOp uncounted, StringRef uncountedChosen,
                             const CostModel &costModel, bool planned,
                             ReorderOutcome &outcome) {
   std::optional<FunctionReport> before = analyzeWithWrites(original, costModel);
   std::optional<FunctionReport> after = analyzeWithWrites(func, costModel);
-  auto figure = [&](const FunctionReport &report) {
-    return planned ? report.plannedBytes() : report.peakBytes;
+  std::optional<FunctionReport> other;
+  if (uncounted)
+    other = analyzeWithWrites(uncounted, costModel);
+  auto figure = [&](const std::optional<FunctionReport> &report) {
+    if (!report)
+      return std::numeric_limits<int64_t>::max();
+    return planned ? report->plannedBytes() : report->peakBytes;
   };
-  if (before && (!after || figure(*after) > figure(*before))) {
-    func::FuncOp copy = original.clone();
+  auto takeBodyOf = [&](func::FuncOp from) {
+    func::FuncOp copy = from.clone();
     func.getBody().takeBody(copy.getBody());
     copy.erase();
+  };
+  if (other && figure(other) < figure(after) &&
+      figure(other) <= figure(before)) {
+    takeBodyOf(uncounted);
+    after = other;
+    outcome.isOptimal = false;
+    outcome.chosen = ("without-writes(" + uncountedChosen + ")").str();
+  } else if (before && figure(after) > figure(before)) {
+    takeBodyOf(original);
     after = before;
     outcome.restored = true;
     outcome.isOptimal = false;
@@ -334,8 +351,8 @@ static void judgeWithWrites(func::FuncOp func, func::FuncOp original,
   }
   if (!before || !after)
     return;
-  outcome.beforeBytes = figure(*before);
-  outcome.afterBytes = figure(*after);
+  outcome.beforeBytes = figure(before);
+  outcome.afterBytes = figure(after);
   Builder builder(func.getContext());
   NamedAttrList fields(func->getAttrOfType<DictionaryAttr>(kReorderAttrName));
   fields.set("chosen", builder.getStringAttr(outcome.chosen));
@@ -483,10 +500,25 @@ void ReorderPass::runOnOperation() {
     return markAllAnalysesPreserved();
   if (input)
     tryFused(func, input, costModel, options, *outcome);
-  if (original)
-    judgeWithWrites(func, original, costModel,
-                    options.objective == sched::ReorderObjective::Planned,
-                    *outcome);
+  if (original) {
+    // The order found without counting the writes, judged beside it.
+    func::FuncOp uncounted = original.clone();
+    llvm::scope_exit eraseUncounted([&] { uncounted.erase(); });
+    sched::ReorderOptions uncountedOptions = options;
+    uncountedOptions.modelInPlaceWrites = false;
+    FailureOr<ReorderOutcome> uncountedOutcome = failure();
+    {
+      // Its failure leaves the order found with the writes counted.
+      ThreadDiagnostics drop(func.getContext(), nullptr);
+      uncountedOutcome =
+          applyReorder(uncounted, costModel, algorithm, uncountedOptions);
+    }
+    bool usable = succeeded(uncountedOutcome) && !uncountedOutcome->skipped;
+    judgeWithWrites(
+        func, original, usable ? uncounted : func::FuncOp(),
+        usable ? StringRef(uncountedOutcome->chosen) : "", costModel,
+        options.objective == sched::ReorderObjective::Planned, *outcome);
+  }
 
   int64_t before = outcome->beforeBytes, after = outcome->afterBytes;
   double ratio = after > 0 ? static_cast<double>(before) / after : 1.0;

@@ -129,10 +129,10 @@ def MemschedReorderPass : Pass<"memsched-reorder", "mlir::func::FuncOp"> {
     `inplace-writes=true` orders for the function memsched-inplace will
     make of it: an op that reads the last use of a buffer and writes one of
     its size holds one buffer for both, so a branch written over its input
-    can be made last. The order is judged with each order's writes taken
-    (the input's restored where it then measures less), and the remark and
-    the dictionary's figures are those; the exact search of parts is not
-    run.
+    can be made last. The order is judged with each order's writes taken,
+    against the input's and the order found without counting them (the one
+    that measures least is kept), and the remark and the dictionary's
+    figures are those; the exact search of parts is not run for it.
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
