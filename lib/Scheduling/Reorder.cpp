@@ -155,19 +155,18 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     peakOptions.objective = ReorderObjective::Peak;
     return reorder(problem.withEscapingResident(), peakOptions, error);
   }
-  bool namesWrites = false;
-  for (size_t task = 0; task < problem.numTasks() && !namesWrites; ++task)
-    namesWrites =
+  // Liu's traversal, the lower bound and the exact search know nothing of
+  // in-place writes.
+  bool modelsWrites = false;
+  for (size_t task = 0; task < problem.numTasks() && !modelsWrites; ++task)
+    modelsWrites =
         !problem.task(static_cast<TaskId>(task)).inPlaceWrites.empty();
-  if (namesWrites && !options.modelInPlaceWrites) {
+  if (modelsWrites && !options.modelInPlaceWrites) {
     Problem withoutWrites = problem;
     for (size_t task = 0; task < problem.numTasks(); ++task)
       withoutWrites.task(static_cast<TaskId>(task)).inPlaceWrites.clear();
     return reorder(withoutWrites, options, error);
   }
-  // Liu's traversal, the lower bound and the exact search know nothing of
-  // in-place writes.
-  bool modelsWrites = namesWrites;
   auto start = std::chrono::steady_clock::now();
   Deadline deadline(options.timeLimitSeconds);
   ScheduleGraph graph(problem);
@@ -181,17 +180,13 @@ std::optional<ReorderResult> mlir::memsched::scheduling::reorder(
     for (int32_t buffer = 0; buffer < graph.numBuffers(); ++buffer)
       if (graph.escapes(buffer))
         escaping += graph.bufferBytes(buffer);
-    for (int32_t task = 0; task < graph.numTasks(); ++task) {
-      int64_t step = graph.footprint(task);
-      std::vector<int32_t> results;
-      for (InPlaceWrite write : graph.inPlaceWrites(task))
-        if (std::find(results.begin(), results.end(), write.result) ==
-            results.end()) {
-          results.push_back(write.result);
-          step -= graph.bufferBytes(write.result);
-        }
-      bound = std::max(bound, step);
-    }
+    for (int32_t task = 0; task < graph.numTasks(); ++task)
+      bound = std::max(
+          bound, graph.footprint(task) -
+                     mostBytesSparedInPlace(graph.inPlaceWrites(task),
+                                            [&](int32_t buffer) {
+                                              return graph.bufferBytes(buffer);
+                                            }));
     result.lowerBoundTransientBytes = std::max(bound, escaping);
   }
   std::vector<TaskId> program(graph.topologicalOrder().begin(),

@@ -154,9 +154,10 @@ struct DownSetTables {
         [&](int32_t b) { return problem.buffers[b].bytes; });
   }
   /// Bytes live while `task` runs after `done` above those live before it:
-  /// what it allocates less what its writes spare, and its workspace.
-  int64_t stepBytes(const Set &done, int32_t task) const {
-    return allocated(done, task) - spared(done, task) + problem.workspace[task];
+  /// what it allocates (\p allocated, allocated(done, task)) less what its
+  /// writes spare, and its workspace.
+  int64_t stepBytes(const Set &done, int32_t task, int64_t allocated) const {
+    return allocated - spared(done, task) + problem.workspace[task];
   }
   /// Bytes that die once the tasks of `next` (which ran `task` last) ran.
   int64_t freed(const Set &next, int32_t task) const {
@@ -174,8 +175,9 @@ struct DownSetTables {
                   int32_t task) const {
     Set next = done;
     next.set(task);
-    return allocated(done, task) <= freed(next, task) &&
-           live + stepBytes(done, task) <= peak;
+    int64_t bytes = allocated(done, task);
+    return bytes <= freed(next, task) &&
+           live + stepBytes(done, task, bytes) <= peak;
   }
 
   const LocalProblem &problem;
@@ -208,16 +210,11 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
       if (!(buffer.liveAtStart && buffer.liveAtEnd))
         footprint[task] += buffer.bytes;
     }
-    // Whatever its writes may spare, each result buffer once.
-    if (!problem.inPlaceWrites.empty()) {
-      std::vector<int32_t> results;
-      for (const InPlaceWrite &write : problem.inPlaceWrites[task])
-        if (std::find(results.begin(), results.end(), write.result) ==
-            results.end()) {
-          results.push_back(write.result);
-          footprint[task] -= problem.buffers[write.result].bytes;
-        }
-    }
+    if (!problem.inPlaceWrites.empty())
+      footprint[task] -=
+          mostBytesSparedInPlace(problem.inPlaceWrites[task], [&](int32_t b) {
+            return problem.buffers[b].bytes;
+          });
   }
   std::vector<int32_t> byFootprint(k);
   for (int32_t task = 0; task < k; ++task)
@@ -236,7 +233,9 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
     int64_t cheapest = std::numeric_limits<int64_t>::max();
     for (int32_t task = 0; task < k; ++task)
       if (tables.isReady(done, task))
-        cheapest = std::min(cheapest, tables.stepBytes(done, task));
+        cheapest =
+            std::min(cheapest, tables.stepBytes(done, task,
+                                                tables.allocated(done, task)));
     return cheapest == std::numeric_limits<int64_t>::max() ? 0 : cheapest;
   };
 
@@ -297,9 +296,9 @@ LocalResult search(const LocalProblem &problem, int64_t upperBound,
           (onlyTask >= 0 && task != onlyTask))
         continue;
       int64_t allocated = tables.allocated(current.done, task);
-      int64_t bottleneck =
-          std::max(current.bottleneck,
-                   current.live + tables.stepBytes(current.done, task));
+      int64_t bottleneck = std::max(
+          current.bottleneck,
+          current.live + tables.stepBytes(current.done, task, allocated));
       if (bottleneck >= upperBound)
         continue;
       Set next = current.done;
@@ -408,7 +407,8 @@ LocalResult beam(const LocalProblem &problem, int64_t upperBound, int64_t width,
           continue;
         int64_t allocated = tables.allocated(node.done, task);
         int64_t peak =
-            std::max(node.peak, node.live + tables.stepBytes(node.done, task));
+            std::max(node.peak,
+                     node.live + tables.stepBytes(node.done, task, allocated));
         if (peak >= upperBound)
           continue;
         Node child;

@@ -59,6 +59,21 @@ int64_t bytesSparedInPlace(const Writes &writes, Dies dies, Born born,
   return spared;
 }
 
+/// The most bytesSparedInPlace can give for \p writes whatever has run:
+/// each result buffer's bytes once (for lower bounds on a step).
+template <typename Writes, typename Bytes>
+int64_t mostBytesSparedInPlace(const Writes &writes, Bytes bytes) {
+  int64_t spared = 0;
+  for (auto it = writes.begin(); it != writes.end(); ++it) {
+    bool counted = false;
+    for (auto earlier = writes.begin(); earlier != it; ++earlier)
+      counted |= earlier->result == it->result;
+    if (!counted)
+      spared += bytes(it->result);
+  }
+  return spared;
+}
+
 /// A contiguous part of a schedule: its tasks may be permuted, everything
 /// before it has run and everything after it waits for it.
 struct LocalProblem {

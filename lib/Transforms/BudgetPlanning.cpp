@@ -193,15 +193,6 @@ struct Candidate {
   func::FuncOp unwritten;
 };
 
-/// Takes the in-place writes of `func` (ops writing into an input that dies
-/// there), as every candidate finally does.
-static void takeInplaceWrites(func::FuncOp func, const CostModel &costModel) {
-  TensorGraph graph = TensorGraph::build(func, costModel);
-  if (graph.getStatus() == TensorGraphStatus::Built)
-    writeInPlace(func, graph, costModel, /*donateArguments=*/false,
-                 /*moveReaders=*/true);
-}
-
 /// The planned bytes of \p func as the driver counts them: as the report
 /// measures it and after cleanup, whichever is larger; std::nullopt if either
 /// is outside the model.
@@ -250,7 +241,7 @@ static bool keepOrderIfSmaller(func::FuncOp source, bool modelWrites,
   }
   // The new order may allow in-place writes the old one did not.
   if (inplace)
-    takeInplaceWrites(reordered, costModel);
+    takeInPlaceWrites(reordered, costModel);
   FunctionReport reorderedReport = analyzeFunction(reordered, costModel);
   std::optional<int64_t> reorderedFootprint =
       measureFootprint(reordered, reorderedReport, costModel, cleanup);
@@ -365,7 +356,7 @@ FunctionEvaluator::getSwapSource() {
     return {func, &graph};
   if (!written) {
     written = func.clone();
-    takeInplaceWrites(written, costModel);
+    takeInPlaceWrites(written, costModel);
     writtenGraph = TensorGraph::build(written, costModel);
   }
   if (writtenGraph->getStatus() != TensorGraphStatus::Built)
@@ -435,7 +426,7 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
       sources[0] = sources[1] = {work, &*rebuilt};
       if (config.inplace) {
         workWritten = work.clone();
-        takeInplaceWrites(workWritten, costModel);
+        takeInPlaceWrites(workWritten, costModel);
         rebuiltWritten = TensorGraph::build(workWritten, costModel);
         if (rebuiltWritten->getStatus() == TensorGraphStatus::Built)
           sources[1] = {workWritten, &*rebuiltWritten};
@@ -502,7 +493,7 @@ FunctionEvaluator::evaluate(int strategyIndex, int64_t target) {
   if (reorderAfter && config.inplace)
     unwritten = work.clone();
   if (config.inplace)
-    takeInplaceWrites(work, costModel);
+    takeInPlaceWrites(work, costModel);
   candidate.report = analyzeFunction(work, costModel);
   if (candidate.report.status != TensorGraphStatus::Built) {
     work.erase();

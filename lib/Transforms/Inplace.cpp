@@ -413,6 +413,14 @@ InPlaceWrites mlir::memsched::writeInPlace(func::FuncOp func,
   return done;
 }
 
+void mlir::memsched::takeInPlaceWrites(func::FuncOp func,
+                                       const CostModel &costModel) {
+  TensorGraph graph = TensorGraph::build(func, costModel);
+  if (graph.getStatus() == TensorGraphStatus::Built)
+    writeInPlace(func, graph, costModel, /*donateArguments=*/false,
+                 /*moveReaders=*/true);
+}
+
 namespace {
 struct InplacePass
     : public memsched::impl::MemschedInplacePassBase<InplacePass> {

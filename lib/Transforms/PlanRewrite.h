@@ -81,6 +81,10 @@ InPlaceWrites writeInPlace(func::FuncOp func, TensorGraph &graph,
                            const CostModel &costModel, bool donateArguments,
                            bool moveReaders);
 
+/// memsched-inplace with its defaults on \p func (no donated arguments,
+/// readers first), where \p func is inside the model; else nothing.
+void takeInPlaceWrites(func::FuncOp func, const CostModel &costModel);
+
 /// Numbers (memsched.instance) every op of \p func's block without memory
 /// effects that is equivalent to an earlier one, so that CSE after a pass
 /// cannot merge what a plan measured apart.

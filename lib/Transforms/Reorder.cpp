@@ -299,11 +299,7 @@ static std::optional<FunctionReport>
 analyzeWithWrites(func::FuncOp func, const CostModel &costModel) {
   func::FuncOp copy = func.clone();
   llvm::scope_exit eraseCopy([&] { copy.erase(); });
-  TensorGraph graph = TensorGraph::build(copy, costModel);
-  if (graph.getStatus() != TensorGraphStatus::Built)
-    return std::nullopt;
-  writeInPlace(copy, graph, costModel, /*donateArguments=*/false,
-               /*moveReaders=*/true);
+  takeInPlaceWrites(copy, costModel);
   FunctionReport report = analyzeFunction(copy, costModel);
   if (report.status != TensorGraphStatus::Built)
     return std::nullopt;
