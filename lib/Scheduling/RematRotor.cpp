@@ -557,74 +557,82 @@ std::vector<detail::TaskChain> detail::findTaskChains(const Problem &problem,
 
 namespace {
 
+/// Rotor's table on \p taskChain for limits up to half again \p scale. Its
+/// slots are the sizes' common divisor where that leaves few enough (sizes
+/// are then exact but for those below a slot, a byte-sized gradient, which
+/// round up to one), else scale / memorySlots.
+std::optional<RotorTable> buildTable(const detail::TaskChain &taskChain,
+                                     int64_t scale, int64_t memorySlots) {
+  int64_t divisor = 0;
+  for (const ChainStage &stage : taskChain.chain.stages)
+    for (int64_t bytes : {stage.outputBytes, stage.savedBytes, stage.gradBytes,
+                          stage.forwardOverhead, stage.backwardOverhead})
+      if (bytes * memorySlots >= scale)
+        divisor = std::gcd(divisor, bytes);
+  RotorOptions rotorOptions;
+  rotorOptions.slotBytes =
+      divisor > 0 && scale / divisor <= 2 * memorySlots
+          ? divisor
+          : std::max<int64_t>(1, (scale + memorySlots - 1) / memorySlots);
+  return RotorTable::build(taskChain.chain, scale + scale / 2, rotorOptions);
+}
+
+/// The plan of the table's schedule under the chain limit \p limit,
+/// simulated against \p budget; std::nullopt where the program finds no
+/// schedule or the plan cannot be simulated.
+std::optional<RematPlan> planUnder(const Problem &problem,
+                                   const detail::TaskChain &taskChain,
+                                   const RotorTable &table, int64_t limit,
+                                   int64_t budget, bool escapingWhole) {
+  int32_t numTasks = static_cast<int32_t>(problem.numTasks());
+  RotorSolution solution = table.solve(limit);
+  if (!solution.feasible)
+    return std::nullopt;
+  // The first forward sweep is the program's own forward part; every
+  // forward operation after the first backward one recomputes.
+  std::vector<std::vector<TaskId>> runsBefore(numTasks);
+  std::vector<TaskId> pending;
+  bool backwardStarted = false;
+  for (const ChainOp &op : solution.ops) {
+    if (op.kind == ChainOpKind::Backward) {
+      backwardStarted = true;
+      if (TaskId at = taskChain.backwardStart[op.stage - 1]; at < numTasks)
+        runsBefore[at].insert(runsBefore[at].end(), pending.begin(),
+                              pending.end());
+      pending.clear();
+      continue;
+    }
+    if (!backwardStarted || op.kind == ChainOpKind::Free)
+      continue;
+    const std::vector<TaskId> &tasks =
+        op.kind == ChainOpKind::ForwardAll
+            ? taskChain.savedTasks[op.stage - 1]
+            : taskChain.outputTasks[op.stage - 1];
+    pending.insert(pending.end(), tasks.begin(), tasks.end());
+  }
+  std::vector<NodeId> sequence;
+  for (TaskId t = 0; t < numTasks; ++t) {
+    sequence.insert(sequence.end(), runsBefore[t].begin(), runsBefore[t].end());
+    sequence.push_back(t);
+  }
+  std::optional<RematPlan> plan = detail::getPlanOfSequence(problem, sequence);
+  if (!plan || !detail::measurePlan(problem, *plan, budget, escapingWhole))
+    return std::nullopt;
+  plan->algorithm = "rotor";
+  return plan;
+}
+
 /// The cheapest plan within \p budget of Rotor's program on \p taskChain
 /// (see planRematByRotor).
 std::optional<RematPlan> planChain(const Problem &problem,
                                    const detail::TaskChain &taskChain,
                                    int64_t budget, int64_t memorySlots,
                                    bool escapingWhole) {
-  int32_t numTasks = static_cast<int32_t>(problem.numTasks());
   // One table serves every limit the search below tries, up to half again
-  // the budget. Its slots are the sizes' common divisor where that leaves
-  // few enough (sizes are then exact but for those below a slot, a
-  // byte-sized gradient, which round up to one), else budget / memorySlots.
-  int64_t maxLimit = budget + budget / 2;
-  int64_t divisor = 0;
-  for (const ChainStage &stage : taskChain.chain.stages)
-    for (int64_t bytes : {stage.outputBytes, stage.savedBytes, stage.gradBytes,
-                          stage.forwardOverhead, stage.backwardOverhead})
-      if (bytes * memorySlots >= budget)
-        divisor = std::gcd(divisor, bytes);
-  RotorOptions rotorOptions;
-  rotorOptions.slotBytes =
-      divisor > 0 && budget / divisor <= 2 * memorySlots
-          ? divisor
-          : std::max<int64_t>(1, (budget + memorySlots - 1) / memorySlots);
-  std::optional<RotorTable> table =
-      RotorTable::build(taskChain.chain, maxLimit, rotorOptions);
+  // the budget.
+  std::optional<RotorTable> table = buildTable(taskChain, budget, memorySlots);
   if (!table)
     return std::nullopt;
-
-  // The plan of Rotor's schedule under \p limit, simulated.
-  auto planUnder = [&](int64_t limit) -> std::optional<RematPlan> {
-    RotorSolution solution = table->solve(limit);
-    if (!solution.feasible)
-      return std::nullopt;
-    // The first forward sweep is the program's own forward part; every
-    // forward operation after the first backward one recomputes.
-    std::vector<std::vector<TaskId>> runsBefore(numTasks);
-    std::vector<TaskId> pending;
-    bool backwardStarted = false;
-    for (const ChainOp &op : solution.ops) {
-      if (op.kind == ChainOpKind::Backward) {
-        backwardStarted = true;
-        if (TaskId at = taskChain.backwardStart[op.stage - 1]; at < numTasks)
-          runsBefore[at].insert(runsBefore[at].end(), pending.begin(),
-                                pending.end());
-        pending.clear();
-        continue;
-      }
-      if (!backwardStarted || op.kind == ChainOpKind::Free)
-        continue;
-      const std::vector<TaskId> &tasks =
-          op.kind == ChainOpKind::ForwardAll
-              ? taskChain.savedTasks[op.stage - 1]
-              : taskChain.outputTasks[op.stage - 1];
-      pending.insert(pending.end(), tasks.begin(), tasks.end());
-    }
-    std::vector<NodeId> sequence;
-    for (TaskId t = 0; t < numTasks; ++t) {
-      sequence.insert(sequence.end(), runsBefore[t].begin(),
-                      runsBefore[t].end());
-      sequence.push_back(t);
-    }
-    std::optional<RematPlan> plan =
-        detail::getPlanOfSequence(problem, sequence);
-    if (!plan || !detail::measurePlan(problem, *plan, budget, escapingWhole))
-      return std::nullopt;
-    plan->algorithm = "rotor";
-    return plan;
-  };
 
   // The chain leaves out values outside it and approximates the stages'
   // overheads: the limit is searched between one whose plan fits the
@@ -637,7 +645,8 @@ std::optional<RematPlan> planChain(const Problem &problem,
   int64_t low = -1, high = -1;
   int64_t limit = budget;
   for (int solve = 0; solve < kMaxSolves && limit >= 0; ++solve) {
-    std::optional<RematPlan> plan = planUnder(limit);
+    std::optional<RematPlan> plan =
+        planUnder(problem, taskChain, *table, limit, budget, escapingWhole);
     if (!plan) {
       // Infeasible for the model, which may overcount: more room.
       if (high >= 0 && limit >= high)
@@ -671,6 +680,40 @@ std::optional<RematPlan> planChain(const Problem &problem,
   return best;
 }
 
+/// The plan of the smallest simulated peak among Rotor's schedules under
+/// the least limits of \p taskChain, measured against \p budget. It does
+/// not depend on the budget, so that a budget set to its peak gets it
+/// again (the budget driver's `min` asks for the smallest peak first, then
+/// for a plan within it).
+std::optional<RematPlan> planSmallestChain(const Problem &problem,
+                                           const detail::TaskChain &taskChain,
+                                           int64_t budget, int64_t memorySlots,
+                                           bool escapingWhole) {
+  std::optional<int64_t> least = minimumRotorMemory(taskChain.chain);
+  if (!least || *least <= 0)
+    return std::nullopt;
+  // The least limit in the table's slots lies a little above the exact one;
+  // the values outside the chain and the overheads the model approximates
+  // make the simulated peak uneven in the limit, so a few limits up to a
+  // quarter above it are tried.
+  constexpr int kSteps = 8;
+  int64_t maxLimit = *least + *least / 4;
+  std::optional<RotorTable> table = buildTable(taskChain, *least, memorySlots);
+  if (!table)
+    return std::nullopt;
+  std::optional<RematPlan> best;
+  for (int step = 0; step <= kSteps; ++step) {
+    int64_t limit = *least + (maxLimit - *least) * step / kSteps;
+    std::optional<RematPlan> plan =
+        planUnder(problem, taskChain, *table, limit, budget, escapingWhole);
+    if (plan && (!best || plan->peakTransientAfter < best->peakTransientAfter ||
+                 (plan->peakTransientAfter == best->peakTransientAfter &&
+                  plan->recomputeSeconds < best->recomputeSeconds)))
+      best = std::move(plan);
+  }
+  return best;
+}
+
 } // namespace
 
 std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
@@ -679,11 +722,24 @@ std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
                                                   int64_t memorySlots,
                                                   bool escapingWhole) {
   // Both readings of the chain (findTaskChains); the cheaper plan.
+  std::vector<TaskChain> chains = findTaskChains(problem, maxStages);
   std::optional<RematPlan> best;
-  for (const TaskChain &taskChain : findTaskChains(problem, maxStages))
+  for (const TaskChain &taskChain : chains)
     if (std::optional<RematPlan> plan =
             planChain(problem, taskChain, budget, memorySlots, escapingWhole);
         plan && (!best || plan->recomputeSeconds < best->recomputeSeconds))
+      best = std::move(plan);
+  if (best)
+    return best;
+  // Nothing within the budget: the smallest peak the program's schedules
+  // reach, which may be within it (the search above starts from the budget
+  // and can miss it) or tell the caller how low the chain goes.
+  for (const TaskChain &taskChain : chains)
+    if (std::optional<RematPlan> plan = planSmallestChain(
+            problem, taskChain, budget, memorySlots, escapingWhole);
+        plan && (!best || plan->peakTransientAfter < best->peakTransientAfter ||
+                 (plan->peakTransientAfter == best->peakTransientAfter &&
+                  plan->recomputeSeconds < best->recomputeSeconds)))
       best = std::move(plan);
   return best;
 }

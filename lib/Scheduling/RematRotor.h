@@ -62,9 +62,12 @@ std::vector<TaskChain> findTaskChains(const Problem &problem, int32_t maxStages,
 
 /// The cheapest plan found by solving Rotor's program on findTaskChains'
 /// readings with \p memorySlots slots, a few times, the memory limit corrected
-/// by each plan's simulated transient peak against \p budget. std::nullopt
-/// when the problem is not a chain or no plan within the budget is found;
-/// plan fields as in planRemat, `algorithm` "rotor". \p escapingWhole as in
+/// by each plan's simulated transient peak against \p budget. Where none is
+/// within the budget, the plan of the smallest simulated peak among the
+/// program's schedules under its least limits (withinBudget false unless
+/// that peak is within it; the same plan whatever the budget). std::nullopt
+/// when the problem is not a chain or the program finds no schedule; plan
+/// fields as in planRemat, `algorithm` "rotor". \p escapingWhole as in
 /// RematOptions.
 std::optional<RematPlan> planRematByRotor(const Problem &problem,
                                           int64_t budget, int32_t maxStages,

@@ -143,6 +143,42 @@ TEST(RematRotorTest, AutoMatchesRotorOnChains) {
   EXPECT_LE(std::exp(logSum / count), 1.005);
 }
 
+// Under a budget no schedule meets, the plan returned is the one of the
+// smallest peak, Rotor's least memory on a chain it reads exactly (1-KiB
+// sizes, exact slots); the same plan comes back within a budget of its
+// peak, and auto counts it in the smallest peak it reports.
+TEST(RematRotorTest, SmallestPlanUnderAnUnmetBudget) {
+  SplitMix64 rng(404);
+  for (int trial = 0; trial < 20; ++trial) {
+    Chain chain = randomChain(rng, static_cast<int32_t>(rng.uniform(6, 40)));
+    Problem problem = makeChainProblem(chain);
+    std::optional<int64_t> least = minimumRotorMemory(chain);
+    ASSERT_TRUE(least);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::optional<RematPlan> smallest =
+        detail::planRematByRotor(problem, 0, kMaxRotorStages, 1000);
+    ASSERT_TRUE(smallest);
+    EXPECT_FALSE(smallest->withinBudget);
+    EXPECT_LE(smallest->peakTransientAfter, *least - chain.inputBytes);
+    // No plan within a budget one byte below it.
+    std::optional<RematPlan> below = detail::planRematByRotor(
+        problem, smallest->peakTransientAfter - 1, kMaxRotorStages, 1000);
+    ASSERT_TRUE(below);
+    EXPECT_FALSE(below->withinBudget);
+    std::optional<RematPlan> within = detail::planRematByRotor(
+        problem, smallest->peakTransientAfter, kMaxRotorStages, 1000);
+    ASSERT_TRUE(within);
+    EXPECT_TRUE(within->withinBudget);
+    EXPECT_LE(within->peakTransientAfter, smallest->peakTransientAfter);
+    RematOptions options;
+    options.budgetTransientBytes = 0;
+    std::string error;
+    std::optional<RematPlan> automatic = planRemat(problem, options, &error);
+    ASSERT_TRUE(automatic) << error;
+    EXPECT_LE(automatic->smallestPeakTransient, smallest->peakTransientAfter);
+  }
+}
+
 // In-place writes (an op writing into its input's buffer, as
 // memsched-inplace makes them) keep their writers in one stage, and a
 // recomputed writer comes with the writers before it: each forward stage
@@ -208,7 +244,7 @@ TEST(RematRotorTest, InPlaceChainsStayTogether) {
         static_cast<int64_t>(fraction * profile->peakTransientBytes);
     std::optional<RematPlan> plan =
         detail::planRematByRotor(problem, budget, kMaxRotorStages, 1000);
-    if (!plan)
+    if (!plan || !plan->withinBudget)
       continue;
     ++planned;
     EXPECT_LE(plan->peakTransientAfter, budget);
