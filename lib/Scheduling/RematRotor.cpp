@@ -680,6 +680,13 @@ std::optional<RematPlan> planChain(const Problem &problem,
   return best;
 }
 
+/// Whether \p a peaks lower than \p b, or as low and recomputes less.
+bool hasSmallerPeak(const RematPlan &a, const RematPlan &b) {
+  return a.peakTransientAfter < b.peakTransientAfter ||
+         (a.peakTransientAfter == b.peakTransientAfter &&
+          a.recomputeSeconds < b.recomputeSeconds);
+}
+
 /// The plan of the smallest simulated peak among Rotor's schedules under
 /// the least limits of \p taskChain, measured against \p budget. It does
 /// not depend on the budget, so that a budget set to its peak gets it
@@ -706,9 +713,7 @@ std::optional<RematPlan> planSmallestChain(const Problem &problem,
     int64_t limit = *least + (maxLimit - *least) * step / kSteps;
     std::optional<RematPlan> plan =
         planUnder(problem, taskChain, *table, limit, budget, escapingWhole);
-    if (plan && (!best || plan->peakTransientAfter < best->peakTransientAfter ||
-                 (plan->peakTransientAfter == best->peakTransientAfter &&
-                  plan->recomputeSeconds < best->recomputeSeconds)))
+    if (plan && (!best || hasSmallerPeak(*plan, *best)))
       best = std::move(plan);
   }
   return best;
@@ -737,9 +742,7 @@ std::optional<RematPlan> detail::planRematByRotor(const Problem &problem,
   for (const TaskChain &taskChain : chains)
     if (std::optional<RematPlan> plan = planSmallestChain(
             problem, taskChain, budget, memorySlots, escapingWhole);
-        plan && (!best || plan->peakTransientAfter < best->peakTransientAfter ||
-                 (plan->peakTransientAfter == best->peakTransientAfter &&
-                  plan->recomputeSeconds < best->recomputeSeconds)))
+        plan && (!best || hasSmallerPeak(*plan, *best)))
       best = std::move(plan);
   return best;
 }
