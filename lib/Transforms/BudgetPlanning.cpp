@@ -736,6 +736,66 @@ static void replanAtMinimum(func::FuncOp func, const CostModel &costModel,
   func->setAttrs(copy->getAttrDictionary());
 }
 
+static SmallVector<Block *> getPlannableBodies(func::FuncOp func);
+
+/// One search at a budget sees the function in one order; `min` also plans
+/// again from its result, whose order moved, and can reach below what that
+/// search found. So before a budget is refused, a copy of \p func is
+/// planned at `min`: where the footprint reached is within \p budgetBytes,
+/// the copy becomes the function (its remark and `memsched.fit` give the
+/// budget) and true is returned; otherwise \p reached holds the footprint
+/// and the strategy index, where the search succeeded. Skipped where `min`
+/// would not plan again (no recomputation, no rounds) or a time limit is
+/// set.
+static bool meetAtMinimum(func::FuncOp func, const CostModel &costModel,
+                          const BudgetPassConfig &config, int64_t budgetBytes,
+                          int64_t plannedBefore, double timeBefore,
+                          BudgetPlanningOutcome *outcome, bool quiet,
+                          std::optional<std::pair<int64_t, int>> &reached) {
+  if (config.budget.isMinimum || config.minimumReplans <= 0 ||
+      !config.allowRemat || TimeLimit(config).isSet())
+    return false;
+  BudgetPassConfig atMinimum = config;
+  atMinimum.budget = Budget();
+  atMinimum.budget.isMinimum = true;
+  func::FuncOp copy = func.clone();
+  llvm::scope_exit eraseCopy([&] { copy.erase(); });
+  BudgetPlanningOutcome smallest;
+  {
+    ThreadDiagnostics drop(func.getContext(), nullptr);
+    if (failed(runBudgetPlanning(copy, costModel, atMinimum, &smallest,
+                                 /*quiet=*/true)) ||
+        !smallest.decided || !smallest.result.met)
+      return false;
+  }
+  auto fit = copy->getAttrOfType<DictionaryAttr>(kFitAttrName);
+  auto planned = fit ? fit.getAs<IntegerAttr>("planned_after_bytes") : nullptr;
+  auto time = fit ? fit.getAs<FloatAttr>("time_after_s") : nullptr;
+  auto chosen = fit ? fit.getAs<StringAttr>("chosen") : nullptr;
+  if (!planned || !time || !chosen)
+    return false;
+  reached = std::make_pair(planned.getInt(), smallest.result.strategy);
+  if (planned.getInt() > budgetBytes)
+    return false;
+  NamedAttrList fields(fit);
+  fields.set("budget_bytes",
+             Builder(func.getContext()).getI64IntegerAttr(budgetBytes));
+  copy->setAttr(kFitAttrName, fields.getDictionary(func.getContext()));
+  func.getBody().takeBody(copy.getBody());
+  func->setAttrs(copy->getAttrDictionary());
+  if (outcome) {
+    *outcome = smallest;
+    outcome->result.budgetBytes = budgetBytes;
+    outcome->result.chosen.footprintBytes = planned.getInt();
+    outcome->result.chosen.timeSeconds = time.getValueAsDouble();
+  }
+  if (!quiet)
+    emitBudgetRemark(func, config.passName, plannedBefore, planned.getInt(),
+                     budgetBytes, chosen.getValue(), timeBefore,
+                     time.getValueAsDouble());
+  return true;
+}
+
 static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
                                   const BudgetPassConfig &config,
                                   BudgetPlanningOutcome *outcome, bool quiet,
@@ -925,6 +985,19 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   auto describe = [&](int strategy) -> std::string {
     return strategy < 0 ? "the function as it is" : strategies[strategy].name;
   };
+  if (!result->met && !bodies && getPlannableBodies(func).empty()) {
+    std::optional<std::pair<int64_t, int>> reached;
+    if (meetAtMinimum(func, costModel, config, options.budgetBytes,
+                      input.plannedBytes(), input.modeledTimeSeconds, outcome,
+                      quiet, reached))
+      return success();
+    if (reached && reached->first < result->smallestFootprintBytes) {
+      result->smallestFootprintBytes = reached->first;
+      result->smallestStrategy = reached->second;
+      if (outcome)
+        outcome->result = *result;
+    }
+  }
   if (!result->met) {
     int64_t smallest = result->smallestFootprintBytes;
     InFlightDiagnostic diag = emitError(func.getLoc());
@@ -1382,8 +1455,18 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
       (void)tryCut(cut);
     }
   }
-  if (!best || !isBetterBudgetOutcome(best->result, asIs.result,
-                                      config.budget.isMinimum))
+  // Neither way meets the budget: perhaps `min` does (meetAtMinimum).
+  bool bestIsBetter = best && isBetterBudgetOutcome(best->result, asIs.result,
+                                                    config.budget.isMinimum);
+  const BudgetPlanningOutcome &kept = bestIsBetter ? *best : asIs;
+  if (!config.budget.isMinimum && !kept.result.met) {
+    std::optional<std::pair<int64_t, int>> reached;
+    if (meetAtMinimum(func, costModel, config, budgetBytes,
+                      input.plannedBytes(), input.modeledTimeSeconds, outcome,
+                      quiet, reached))
+      return success();
+  }
+  if (!bestIsBetter)
     return keepAsIs();
   ThreadDiagnostics::emit(context, bestHeld);
   if (outcome)
