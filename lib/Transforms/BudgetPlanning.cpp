@@ -1097,8 +1097,19 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   double timeAfter = result->chosen.timeSeconds;
   if (config.budget.isMinimum && config.minimumReplans > 0 && !bodies &&
       chosenCandidate && chosenCandidate->reordered &&
-      recomputes(*chosenCandidate) && !swaps(*chosenCandidate))
+      recomputes(*chosenCandidate) && !swaps(*chosenCandidate)) {
     replanAtMinimum(func, costModel, config, plannedAfter, timeAfter);
+    // The outcome describes the plan the function now holds (a sweep's
+    // `min` point reads it).
+    if (outcome && plannedAfter < outcome->result.chosen.footprintBytes) {
+      sched::BudgetResult &described = outcome->result;
+      described.chosen.footprintBytes = plannedAfter;
+      described.chosen.timeSeconds = timeAfter;
+      described.budgetBytes = plannedAfter;
+      described.smallestFootprintBytes =
+          std::min(described.smallestFootprintBytes, plannedAfter);
+    }
+  }
   if (quiet)
     return success();
   emitBudgetRemark(func, passName, plannedBefore, plannedAfter,
