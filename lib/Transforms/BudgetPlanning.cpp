@@ -668,34 +668,61 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
                                   BudgetPlanningOutcome *outcome, bool quiet,
                                   const PlannedBodies *bodies);
 
+/// The figures a plan's `memsched.fit` gives of it (`chosen` lives in the
+/// context, as attributes do).
+struct FitFigures {
+  int64_t plannedAfterBytes = 0;
+  double timeAfterSeconds = 0;
+  StringRef chosen;
+};
+
+/// \p func's `memsched.fit` figures, where all of them are there.
+static std::optional<FitFigures> getFitFigures(func::FuncOp func) {
+  auto fit = func->getAttrOfType<DictionaryAttr>(kFitAttrName);
+  auto planned = fit ? fit.getAs<IntegerAttr>("planned_after_bytes") : nullptr;
+  auto time = fit ? fit.getAs<FloatAttr>("time_after_s") : nullptr;
+  auto chosen = fit ? fit.getAs<StringAttr>("chosen") : nullptr;
+  if (!planned || !time || !chosen)
+    return std::nullopt;
+  return FitFigures{planned.getInt(), time.getValueAsDouble(),
+                    chosen.getValue()};
+}
+
+/// \p func becomes \p copy, a planned clone of it: body and attributes.
+static void adoptPlannedCopy(func::FuncOp func, func::FuncOp copy) {
+  func.getBody().takeBody(copy.getBody());
+  func->setAttrs(copy->getAttrDictionary());
+}
+
 /// `min` again from \p func, a plan at \p plannedAfter bytes whose order
 /// after recomputation moved ops the planners did not see moved; adopts
 /// the result where it measures fewer planned bytes, with the dictionaries
 /// covering both rounds (the input's figures before, the recomputation of
-/// both), and updates \p plannedAfter and \p timeAfter.
+/// both), and updates \p plannedAfter and \p timeAfter, and \p outcome
+/// where given (a sweep's `min` point and memsched-fit's comparison of its
+/// ways read it).
 static void replanAtMinimum(func::FuncOp func, const CostModel &costModel,
                             const BudgetPassConfig &config,
-                            int64_t &plannedAfter, double &timeAfter) {
+                            int64_t &plannedAfter, double &timeAfter,
+                            BudgetPlanningOutcome *outcome) {
   BudgetPassConfig again = config;
   again.minimumReplans = config.minimumReplans - 1;
   func::FuncOp copy = func.clone();
   llvm::scope_exit eraseCopy([&] { copy.erase(); });
-  BudgetPlanningOutcome outcome;
+  BudgetPlanningOutcome round;
   {
     ThreadDiagnostics drop(func.getContext(), nullptr);
-    if (failed(planFunction(copy, costModel, again, &outcome, /*quiet=*/true,
+    if (failed(planFunction(copy, costModel, again, &round, /*quiet=*/true,
                             nullptr)) ||
-        !outcome.decided || !outcome.result.met)
+        !round.decided || !round.result.met)
       return;
   }
   auto fit = copy->getAttrOfType<DictionaryAttr>(kFitAttrName);
   auto firstFit = func->getAttrOfType<DictionaryAttr>(kFitAttrName);
-  auto planned = fit ? fit.getAs<IntegerAttr>("planned_after_bytes") : nullptr;
-  auto time = fit ? fit.getAs<FloatAttr>("time_after_s") : nullptr;
-  auto chosen = fit ? fit.getAs<StringAttr>("chosen") : nullptr;
+  std::optional<FitFigures> figures = getFitFigures(copy);
   // A round that swaps would describe only its own levers.
-  if (!planned || !time || !firstFit || !chosen ||
-      chosen.getValue() != "remat" || planned.getInt() >= plannedAfter)
+  if (!figures || !firstFit || figures->chosen != "remat" ||
+      figures->plannedAfterBytes >= plannedAfter)
     return;
   // The copy's figures before are the first round's result.
   Builder builder(func.getContext());
@@ -730,10 +757,17 @@ static void replanAtMinimum(func::FuncOp func, const CostModel &costModel,
     copy->setAttr(kRematAttrName, rematFields.getDictionary(func.getContext()));
   }
   copy->setAttr(kFitAttrName, fields.getDictionary(func.getContext()));
-  plannedAfter = planned.getInt();
-  timeAfter = time.getValueAsDouble();
-  func.getBody().takeBody(copy.getBody());
-  func->setAttrs(copy->getAttrDictionary());
+  plannedAfter = figures->plannedAfterBytes;
+  timeAfter = figures->timeAfterSeconds;
+  adoptPlannedCopy(func, copy);
+  if (outcome) {
+    sched::BudgetResult &described = outcome->result;
+    described.chosen.footprintBytes = plannedAfter;
+    described.chosen.timeSeconds = timeAfter;
+    described.budgetBytes = plannedAfter;
+    described.smallestFootprintBytes =
+        std::min(described.smallestFootprintBytes, plannedAfter);
+  }
 }
 
 static SmallVector<Block *> getPlannableBodies(func::FuncOp func);
@@ -768,31 +802,28 @@ static bool meetAtMinimum(func::FuncOp func, const CostModel &costModel,
         !smallest.decided || !smallest.result.met)
       return false;
   }
-  auto fit = copy->getAttrOfType<DictionaryAttr>(kFitAttrName);
-  auto planned = fit ? fit.getAs<IntegerAttr>("planned_after_bytes") : nullptr;
-  auto time = fit ? fit.getAs<FloatAttr>("time_after_s") : nullptr;
-  auto chosen = fit ? fit.getAs<StringAttr>("chosen") : nullptr;
-  if (!planned || !time || !chosen)
+  std::optional<FitFigures> figures = getFitFigures(copy);
+  if (!figures)
     return false;
-  reached = std::make_pair(planned.getInt(), smallest.result.strategy);
-  if (planned.getInt() > budgetBytes)
+  reached =
+      std::make_pair(figures->plannedAfterBytes, smallest.result.strategy);
+  if (figures->plannedAfterBytes > budgetBytes)
     return false;
-  NamedAttrList fields(fit);
+  NamedAttrList fields(copy->getAttrOfType<DictionaryAttr>(kFitAttrName));
   fields.set("budget_bytes",
              Builder(func.getContext()).getI64IntegerAttr(budgetBytes));
   copy->setAttr(kFitAttrName, fields.getDictionary(func.getContext()));
-  func.getBody().takeBody(copy.getBody());
-  func->setAttrs(copy->getAttrDictionary());
+  adoptPlannedCopy(func, copy);
   if (outcome) {
     *outcome = smallest;
     outcome->result.budgetBytes = budgetBytes;
-    outcome->result.chosen.footprintBytes = planned.getInt();
-    outcome->result.chosen.timeSeconds = time.getValueAsDouble();
+    outcome->result.chosen.footprintBytes = figures->plannedAfterBytes;
+    outcome->result.chosen.timeSeconds = figures->timeAfterSeconds;
   }
   if (!quiet)
-    emitBudgetRemark(func, config.passName, plannedBefore, planned.getInt(),
-                     budgetBytes, chosen.getValue(), timeBefore,
-                     time.getValueAsDouble());
+    emitBudgetRemark(func, config.passName, plannedBefore,
+                     figures->plannedAfterBytes, budgetBytes, figures->chosen,
+                     timeBefore, figures->timeAfterSeconds);
   return true;
 }
 
@@ -1097,19 +1128,8 @@ static LogicalResult planFunction(func::FuncOp func, const CostModel &costModel,
   double timeAfter = result->chosen.timeSeconds;
   if (config.budget.isMinimum && config.minimumReplans > 0 && !bodies &&
       chosenCandidate && chosenCandidate->reordered &&
-      recomputes(*chosenCandidate) && !swaps(*chosenCandidate)) {
-    replanAtMinimum(func, costModel, config, plannedAfter, timeAfter);
-    // The outcome describes the plan the function now holds (a sweep's
-    // `min` point reads it).
-    if (outcome && plannedAfter < outcome->result.chosen.footprintBytes) {
-      sched::BudgetResult &described = outcome->result;
-      described.chosen.footprintBytes = plannedAfter;
-      described.chosen.timeSeconds = timeAfter;
-      described.budgetBytes = plannedAfter;
-      described.smallestFootprintBytes =
-          std::min(described.smallestFootprintBytes, plannedAfter);
-    }
-  }
+      recomputes(*chosenCandidate) && !swaps(*chosenCandidate))
+    replanAtMinimum(func, costModel, config, plannedAfter, timeAfter, outcome);
   if (quiet)
     return success();
   emitBudgetRemark(func, passName, plannedBefore, plannedAfter,
@@ -1341,10 +1361,7 @@ LogicalResult mlir::memsched::runBudgetPlanning(func::FuncOp func,
   TimeLimit timeLimit(config);
 
   // Plans are made on copies; the chosen one becomes the function.
-  auto adopt = [&](func::FuncOp copy) {
-    func.getBody().takeBody(copy.getBody());
-    func->setAttrs(copy->getAttrDictionary());
-  };
+  auto adopt = [&](func::FuncOp copy) { adoptPlannedCopy(func, copy); };
   // The function's own levers first: the bodies as they are.
   std::vector<Diagnostic> asIsHeld;
   BudgetPlanningOutcome asIs;
